@@ -1,0 +1,1 @@
+"""cardref: firmware_bridge."""

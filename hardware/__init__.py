@@ -1,0 +1,1 @@
+"""cardref: hardware."""
