@@ -1,0 +1,250 @@
+"""Bid Euchre, 24 cards (RULINGS.md, "Bid Euchre"; source 001)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import (
+    CODES,
+    EUCHRE_DECK_MASK,
+    RJ,
+    SUIT_MASKS,
+    SUITS,
+    make,
+    rank_of,
+    same_colour_suit,
+    suit_of,
+)
+from engine.hand import BID, DECLARE, PLAY, Hand, IllegalEvent
+
+EXCHANGE = "exchange"
+LADDER = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 < single < double
+
+
+class BidEuchreHand(Hand):
+    game = "bid_euchre"
+    deck_mask = EUCHRE_DECK_MASK
+
+    def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
+        super().__init__(options, dealer, number)
+        self.high = -1  # index of the standing bid in LADDER
+        self.exchanged: list[int] = []  # seats that have passed their exchange card
+        self.folded: int | None = None
+        self.leader: int | None = None
+
+    def deal_sizes(self) -> list[int]:
+        return [6, 6, 6, 6]
+
+    def _handlers(self) -> dict[str, Any]:
+        h = super()._handlers()
+        h["exchange"] = self._apply_exchange
+        h["fold"] = self._apply_fold
+        return h
+
+    @property
+    def partner(self) -> int:
+        assert self.declarer is not None
+        return (self.declarer + 2) % 4
+
+    def _to_act(self) -> int:
+        if self.phase == BID:
+            return (self.dealer + 1 + len(self.bids)) % 4
+        if self.phase == PLAY:
+            return self.play_turn()
+        if self.phase == EXCHANGE and self.exchanged:
+            return self.partner
+        assert self.declarer is not None
+        return self.declarer
+
+    # ---------------------------------------------------------------- bidding
+
+    def _apply_bid(self, event: dict[str, Any]) -> None:
+        """RULINGS.md: one round from the dealer's left; that player is under the gun and must bid at least 3
+        (no pass); each later player passes or bids higher on the ladder 3 < 4 < 5 < 6 < single < double."""
+        self._need(BID, "bid")
+        seat = self._seat(event)
+        if seat != self._to_act():
+            raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
+        text = str(event["bid"]).strip().lower()
+        if text == "pass":
+            if not self.bids:
+                raise IllegalEvent("the player under the gun must bid at least 3")
+            self.bids.append((seat, "pass"))
+        else:
+            if text not in LADDER:
+                raise IllegalEvent(f"bid {text!r} is not a Bid Euchre bid ({', '.join(LADDER)} or pass)")
+            rank = LADDER.index(text)
+            if rank <= self.high:
+                raise IllegalEvent(f"bid {text!r} does not beat the standing bid {LADDER[self.high]!r}")
+            self.high = rank
+            self.declarer, self.contract = seat, text
+            self.bids.append((seat, text))
+        if len(self.bids) == 4:
+            self.phase = DECLARE
+
+    def _legal_setup_events(self) -> list[dict[str, Any]]:
+        seat = self._to_act()
+        if self.phase == BID:
+            out = [{"event": "bid", "seat": seat, "bid": "pass"}] if self.bids else []
+            return out + [{"event": "bid", "seat": seat, "bid": b} for b in LADDER[self.high + 1 :]]
+        if self.phase == DECLARE:
+            out = [{"event": "declare", "seat": seat, "trump": s} for s in SUITS]
+            if self.contract in ("4", "5", "6"):
+                out += [{"event": "declare", "seat": seat, "trump": None, "direction": d} for d in ("high", "low")]
+            return out
+        if self.phase == EXCHANGE:
+            k = self.knowledge
+            assert k is not None
+            hand = k.certain[seat]
+            return [{"event": "exchange", "seat": seat, "card": CODES[c]} for c in range(54) if hand >> c & 1] or [
+                {"event": "exchange", "seat": seat, "card": None}
+            ]
+        return []
+
+    def legal_events(self) -> list[dict[str, Any]]:
+        out = super().legal_events()
+        if self.fold_open():
+            out.append({"event": "fold", "team": 1 - self.side_of(self.declarer)})  # type: ignore[arg-type]
+        return out
+
+    # ---------------------------------------------------------------- declaring, exchange, fold
+
+    def _apply_declare(self, event: dict[str, Any]) -> None:
+        """RULINGS.md: a trump suit, or with a bid of 4, 5 or 6 no-trump high or low; single and double name
+        a trump suit."""
+        self._need(DECLARE, "declare")
+        seat = self._seat(event)
+        if seat != self.declarer:
+            raise IllegalEvent(f"seat {seat} declares, but the declarer is seat {self.declarer}")
+        trump = event.get("trump")
+        if trump is None:
+            if self.contract not in ("4", "5", "6"):
+                raise IllegalEvent(f"no trump needs a bid of 4, 5 or 6, not {self.contract!r}")
+            direction = event.get("direction")
+            if direction not in ("high", "low"):
+                raise IllegalEvent("a no-trump declaration needs direction 'high' or 'low'")
+            self.direction = direction
+        else:
+            if not isinstance(trump, str) or trump.upper() not in SUITS:
+                raise IllegalEvent(f"trump must be one of S H D C, not {trump!r}")
+            self.trump = SUITS.index(trump.upper())
+        self._build_tables()
+        if self.contract == "single":
+            self.phase = EXCHANGE
+        else:
+            if self.contract == "double":
+                self.active = [s for s in range(4) if s != self.partner]
+            self._begin_play()
+
+    def _build_tables(self) -> None:
+        """RULINGS.md: trump order right bower, left bower, A K Q T 9, the left bower a trump for every
+        purpose; plain suits A K Q J T 9; no-trump low 9 T J Q K A."""
+        trump = self.trump
+        low = self.direction == "low"
+        eff, power = [0] * 54, [-1] * 54
+        for c in range(52):
+            if not EUCHRE_DECK_MASK >> c & 1:
+                continue
+            r, s = rank_of(c), suit_of(c)
+            eff[c] = s
+            power[c] = 12 - r if low else r
+        masks = list(SUIT_MASKS) + [0]
+        if trump is not None:
+            right, left = make(RJ, trump), make(RJ, same_colour_suit(trump))
+            for c in range(52):
+                if EUCHRE_DECK_MASK >> c & 1 and eff[c] == trump:
+                    power[c] += 100
+            power[right], power[left] = 121, 120
+            eff[left] = trump
+            masks[trump] |= 1 << left
+            masks[same_colour_suit(trump)] &= ~(1 << left)
+        self.eff, self.power = eff, power
+        self.suit_masks = [m & EUCHRE_DECK_MASK for m in masks]
+
+    def _apply_exchange(self, event: dict[str, Any]) -> None:
+        """RULINGS.md, single: the declarer passes one card face down to the partner, who passes one back
+        before looking at it; the partner then sits out."""
+        self._need(EXCHANGE, "exchange")
+        seat = self._seat(event)
+        expected = self.partner if self.exchanged else self.declarer
+        if seat != expected:
+            raise IllegalEvent(f"seat {expected} passes the exchange card now, not seat {seat}")
+        c = event.get("card")
+        k = self.knowledge
+        assert k is not None
+        to = self.partner if seat == self.declarer else self.declarer
+        k.move(seat, to, None if c is None else self._card(c))
+        self.exchanged.append(seat)
+        if len(self.exchanged) == 2:
+            self.active = [s for s in range(4) if s != self.partner]
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        """RULINGS.md, who leads: the declarer, except no-trump high (declarer's right) and low (left)."""
+        assert self.declarer is not None
+        if self.trump is None:
+            leader = (self.declarer + (3 if self.direction == "high" else 1)) % 4
+        else:
+            leader = self.declarer
+        self.start_play(leader)
+
+    def fold_open(self) -> bool:
+        """RULINGS.md, fold: after trump is named, in a trump hand, before play, the defenders may fold."""
+        return (
+            self.phase == PLAY and self.trump is not None and not self.tricks and not (self.trick and self.trick.cards)
+        )
+
+    def _apply_fold(self, event: dict[str, Any]) -> None:
+        if not self.fold_open():
+            raise IllegalEvent("a fold is allowed only after trump is named in a trump hand, before the first card")
+        team = event["team"]
+        assert self.declarer is not None
+        if team != 1 - self.side_of(self.declarer):
+            raise IllegalEvent(f"only the defending side (team {1 - self.side_of(self.declarer)}) may fold")
+        self.folded = team
+        self.irregularities = list(self.irregularities)
+        self.trick = None
+        self._end_hand()
+
+    # ---------------------------------------------------------------- scoring
+
+    def score_hand(self) -> tuple[list[int], list[int]]:
+        """RULINGS.md, score: 1 per trick; defenders with no trick lose 6; bidders short of the bid are set
+        (-6, or -bid with ``set_penalty = "bid"``) and nothing else; single +-12, double +-24. Renege penalty
+        (``renege_penalty``): the other side is credited with every trick, or scores ``renege_points`` more."""
+        assert self.declarer is not None
+        d = self.side_of(self.declarer)
+        lone = self.contract in ("single", "double")
+        value = {"single": 12, "double": 24}.get(self.contract or "", 6)
+        score = [0, 0]
+        if self.folded is not None:
+            score[d] = value
+            return score, [0, 0]
+        tricks = list(self.taken)
+        extra = [0, 0]
+        if self.reneges:
+            off = self.side_of(self.reneges[0].seat)  # the first renege is the one penalised
+            if self.options["renege_penalty"] == "all_tricks":
+                tricks[off], tricks[1 - off] = 0, 6
+            else:
+                extra[1 - off] = self.options["renege_points"]
+        need = 6 if lone else int(self.contract or 0)
+        if lone:
+            if tricks[d] == 6:
+                score[d], score[1 - d] = value, -value
+            else:
+                score[d], score[1 - d] = -value, tricks[1 - d]
+        elif tricks[d] < need:
+            score[d] = -6 if self.options["set_penalty"] == "six" else -need
+            score[1 - d] = tricks[1 - d] if tricks[1 - d] else -6
+        else:
+            score[d] = tricks[d]
+            score[1 - d] = tricks[1 - d] if tricks[1 - d] else -6
+        return [s + e for s, e in zip(score, extra, strict=True)], tricks
+
+    def match_winner(self, totals: list[int]) -> int | None:
+        """RULINGS.md, game: at the end of a hand, a side at target or more wins if the scores are not tied,
+        the higher side; tied, play goes on."""
+        if max(totals) >= self.options["target"] and totals[0] != totals[1]:
+            return 0 if totals[0] > totals[1] else 1
+        return None

@@ -1,0 +1,509 @@
+"""One hand (deal) of a trick-taking game: the core type every game subclasses.
+
+The interface is the same for every game (as OpenSpiel's): ``current_player()``, ``legal_events()``,
+``apply(event)``, ``is_terminal()``, ``result()``; plus ``public_view()`` and ``full_view()``, so hidden
+information is separated by construction. Events are the table record's (CONVENTIONS.md) as dicts;
+the fast path for simulations is ``legal_plays()`` / ``play(seat, card)`` with int cards.
+
+A referee must accept what the table did, not only what it should have done: a renege or a play out of
+turn is recorded and judged, not refused. Only what cannot have happened (a card dealt twice, a play of a
+card the seat is known not to hold, an event of the wrong phase) raises ``IllegalEvent``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.cards import CODES, NO_SUIT, SUITS, card, codes_of, lowest
+from engine.knowledge import Knowledge, KnowledgeError
+
+CHANCE = -1  # the deal is the table's (or the dealing machine's) move
+TERMINAL = -4
+
+# Phases shared by all games; games add their own between DECLARE and PLAY.
+DEAL, BID, DECLARE, PLAY, DONE = "deal", "bid", "declare", "play", "done"
+
+
+class IllegalEvent(ValueError):
+    """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
+
+
+@dataclass
+class Renege:
+    """A failure to follow (or, in Pitch, a hold-out), with the proof if there is one."""
+
+    seat: int
+    trick: int
+    card: int | None  # the card played instead (None: a Pitch hold-out, where no card was played)
+    led: int  # the suit that should have been followed
+    proof: int | None = None  # a card the seat certainly held of the led suit at that moment
+    established: bool = False
+    kind: str = "renege"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "trick": self.trick,
+            "card": None if self.card is None else CODES[self.card],
+            "led": SUITS[self.led] if self.led < 4 else None,
+            "proof": None if self.proof is None else CODES[self.proof],
+        }
+        if self.kind != "renege":
+            out["kind"] = self.kind
+        return out
+
+
+@dataclass
+class Trick:
+    leader: int
+    cards: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in the order played
+    led: int = -1  # the suit to follow; -1 until set (a joker led at no trump sets none)
+
+    def seats(self) -> list[int]:
+        return [s for s, _ in self.cards]
+
+
+class Hand:
+    """One deal of one game, from the deal to the score. Subclasses give the game's rules."""
+
+    game: ClassVar[str] = ""
+    n_players: int = 4
+    deck_mask: ClassVar[int] = 0
+
+    def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
+        self.options = options
+        self.dealer = dealer
+        self.number = number
+        self.phase = DEAL
+        self.bids: list[tuple[int, str]] = []
+        self.declarer: int | None = None
+        self.contract: str | None = None
+        self.trump: int | None = None  # suit index, or None at no trump
+        self.direction: str | None = None
+        self.knowledge: Knowledge | None = None
+        self.tricks: list[Trick] = []
+        self.trick: Trick | None = None
+        self.active: list[int] = list(range(self.n_players))  # seats that play to tricks
+        self.taken = [0, 0]  # tricks (or books) per side as played, before penalties
+        self.reneges: list[Renege] = []
+        self.suspicions: list[Renege] = []
+        self.irregularities: list[dict[str, Any]] = []
+        self.score: list[int] | None = None
+        self.final_taken: list[int] | None = None
+        self.events: list[dict[str, Any]] = []
+        # Per-declaration tables: the suit a card follows as, and its power in a trick.
+        self.eff: list[int] = []
+        self.power: list[int] = []
+        self.suit_masks: list[int] = [0, 0, 0, 0, 0]
+
+    # ---------------------------------------------------------------- the common interface
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE for the deal, TERMINAL when the hand is over."""
+        if self.phase == DONE:
+            return TERMINAL
+        if self.phase == DEAL:
+            return CHANCE
+        return self._to_act()
+
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
+    def legal_events(self) -> list[dict[str, Any]]:
+        """Every legal event now, in record form (the deal is the table's: see ``random_deal``)."""
+        if self.phase in (DEAL, DONE):
+            return []
+        if self.phase == PLAY:
+            seat = self._to_act()
+            return [{"event": "play", "seat": seat, "card": CODES[c]} for c in self.legal_plays()]
+        return self._legal_setup_events()
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply one record event; raises IllegalEvent (naming the reason) if it cannot have happened."""
+        kind = event.get("event") if isinstance(event, dict) else None
+        handler = self._handlers().get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalEvent(f"unknown event {kind!r} for {self.game}")
+        try:
+            handler(event)
+        except KnowledgeError as exc:
+            raise IllegalEvent(str(exc)) from None
+        except (KeyError, TypeError) as exc:
+            raise IllegalEvent(f"malformed {kind} event: {exc}") from None
+        self.events.append(event)
+
+    def _handlers(self) -> dict[str, Any]:
+        return {
+            "deal": self._apply_deal,
+            "bid": self._apply_bid,
+            "declare": self._apply_declare,
+            "play": self._apply_play,
+            "retract": self._apply_retract,
+        }
+
+    # ---------------------------------------------------------------- views
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2
+
+    def public_view(self) -> dict[str, Any]:
+        """What anyone at the table may see: no hand, no kitty, no pack, no face-down card."""
+        return {
+            "game": self.game,
+            "number": self.number,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_act": None if self.phase in (DEAL, DONE) else self._to_act(),
+            "bids": [{"seat": s, "bid": b} for s, b in self.bids],
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "direction": self.direction,
+            "tricks": [self._trick_json(t) for t in self.tricks],
+            "trick": None if self.trick is None else self._trick_json(self.trick),
+            "taken": list(self.taken),
+            "hand_sizes": None if self.knowledge is None else self.knowledge.count[: self.n_players],
+            "reneges": [r.to_json() for r in self.reneges if r.established],
+            "score": self.score,
+        }
+
+    def full_view(self) -> dict[str, Any]:
+        """The director's view: everything known, including hidden cards and suspicions."""
+        view = self.public_view()
+        k = self.knowledge
+        if k is not None:
+            view["locations"] = {
+                name: {"count": k.count[i], "certain": codes_of(k.certain[i]), "possible": codes_of(k.possible[i])}
+                for i, name in enumerate(k.names)
+            }
+        view["reneges"] = [dict(r.to_json(), established=r.established) for r in self.reneges]
+        view["suspicions"] = [r.to_json() for r in self.suspicions]
+        view["irregularities"] = list(self.irregularities)
+        return view
+
+    def _trick_json(self, t: Trick) -> dict[str, Any]:
+        return {"leader": t.leader, "cards": [{"seat": s, "card": CODES[c]} for s, c in t.cards]}
+
+    # ---------------------------------------------------------------- the deal
+
+    def location_names(self) -> list[str]:
+        return [f"seat {s}" for s in range(self.n_players)]
+
+    def deal_sizes(self) -> list[int]:
+        """Cards per location at the deal (seats first, then kitty or pack)."""
+        raise NotImplementedError
+
+    def _apply_deal(self, event: dict[str, Any]) -> None:
+        self._need(DEAL, "deal")
+        if event.get("dealer", self.dealer) != self.dealer:
+            raise IllegalEvent(f"the dealer is seat {self.dealer}, not {event.get('dealer')}")
+        sizes = self.deal_sizes()
+        hands = event.get("hands")
+        extra_key = self.extra_key()
+        assign: list[list[int | None]] = []
+        if hands is None:
+            assign = [[None] * n for n in sizes[: self.n_players]]
+        else:
+            if not isinstance(hands, list) or len(hands) != self.n_players:
+                raise IllegalEvent(f"'hands' must list {self.n_players} hands")
+            for seat, h in enumerate(hands):
+                if h is None:
+                    assign.append([None] * sizes[seat])
+                    continue
+                if len(h) != sizes[seat]:
+                    raise IllegalEvent(f"seat {seat} was dealt {len(h)} cards; {self.game} deals {sizes[seat]}")
+                assign.append([None if x is None else self._card(x) for x in h])
+        if extra_key is not None:
+            extra = event.get(extra_key)
+            n = sizes[self.n_players]
+            if extra is None:
+                assign.append([None] * n)
+            else:
+                if len(extra) != n:
+                    raise IllegalEvent(f"'{extra_key}' must have {n} cards, not {len(extra)}")
+                assign.append([None if x is None else self._card(x) for x in extra])
+        while len(assign) < len(self.location_names()):
+            assign.append([])
+        self.knowledge = Knowledge(assign, self.deck_mask, self.location_names())
+        self._after_deal(assign)
+        self.phase = BID
+
+    def extra_key(self) -> str | None:
+        """The deal's key for cards not dealt to a seat (``kitty``, ``pack``, ``blind``)."""
+        return None
+
+    def _after_deal(self, assign: list[list[int | None]]) -> None:
+        pass
+
+    def _card(self, value: Any) -> int:
+        try:
+            c = card(value)
+        except ValueError as exc:
+            raise IllegalEvent(str(exc)) from None
+        if not self.deck_mask >> c & 1:
+            raise IllegalEvent(f"{CODES[c]} is not in the {self.game} deck")
+        return c
+
+    def _need(self, phase: str, what: str) -> None:
+        if self.phase != phase:
+            raise IllegalEvent(f"a {what} event in the {self.phase} phase")
+
+    def _seat(self, event: dict[str, Any]) -> int:
+        seat = event["seat"]
+        if type(seat) is not int or not 0 <= seat < self.n_players:
+            raise IllegalEvent(f"seat {seat!r} is not a seat (0..{self.n_players - 1})")
+        return seat
+
+    # ---------------------------------------------------------------- bidding (subclasses give the ladder)
+
+    def _apply_bid(self, event: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _apply_declare(self, event: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _legal_setup_events(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _to_act(self) -> int:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- trick play
+
+    def start_play(self, leader: int) -> None:
+        self.phase = PLAY
+        self.trick = Trick(leader)
+
+    def play_turn(self) -> int:
+        """The seat whose turn it is in the current trick: the first active seat from the leader not yet played."""
+        t = self.trick
+        assert t is not None
+        n = self.n_players
+        played = t.seats()
+        s = t.leader
+        for _ in range(n):
+            if s in self.active and s not in played:
+                return s
+            s = (s + 1) % n
+        return t.leader
+
+    def legal_plays(self) -> list[int]:
+        """Cards the seat on turn may legally play (its certain cards; all possible ones if unknown)."""
+        seat = self.play_turn()
+        k = self.knowledge
+        assert k is not None and self.trick is not None
+        hand = k.certain[seat] if k.exact else k.possible[seat]
+        led = self.trick.led
+        if led >= 0:
+            follow = hand & self.suit_masks[led]
+            if follow:
+                hand = follow
+        out = []
+        while hand:
+            low = hand & -hand
+            out.append(low.bit_length() - 1)
+            hand ^= low
+        return out
+
+    def _apply_play(self, event: dict[str, Any]) -> None:
+        self._need(PLAY, "play")
+        self.play(self._seat(event), self._card(event["card"]))
+
+    def play(self, seat: int, c: int) -> None:
+        """A card played to the current trick: checked against the hand, the turn and the suit led."""
+        if self.phase != PLAY:
+            raise IllegalEvent(f"a play event in the {self.phase} phase")
+        t = self.trick
+        k = self.knowledge
+        assert t is not None and k is not None
+        c = self._resolve_joker(seat, c)
+        if seat in t.seats():
+            raise IllegalEvent(f"seat {seat} has already played to trick {len(self.tricks) + 1}")
+        if seat not in self.active:
+            raise IllegalEvent(f"seat {seat} sits out this hand")
+        if not k.possible[seat] >> c & 1:
+            raise IllegalEvent(f"seat {seat} cannot hold {CODES[c]}")
+        on_turn = self.play_turn()
+        if seat != on_turn:
+            self._out_of_turn(seat, on_turn, c)
+        elif t.led >= 0:
+            self._check_follow(seat, c, t.led)
+        self._resolve_suspicions(seat, c)
+        k.leave(seat, c)
+        self._mark_established(seat)
+        t.cards.append((seat, c))
+        if t.led < 0 and self.eff[c] != NO_SUIT:
+            t.led = self.eff[c]
+        if len(t.cards) == len(self.active):
+            self._finish_trick()
+
+    def _resolve_joker(self, seat: int, c: int) -> int:
+        return c
+
+    def _out_of_turn(self, seat: int, on_turn: int, c: int) -> None:
+        """RULINGS.md, "Common to all games": a play out of turn is an irregularity, not a renege."""
+        self.irregularities.append(
+            {"kind": "out of turn", "seat": seat, "trick": len(self.tricks) + 1, "card": CODES[c], "turn": on_turn}
+        )
+
+    def _check_follow(self, seat: int, c: int, led: int) -> None:
+        """RULINGS.md, "Common to all games": a renege is called only when proven; otherwise a suspicion."""
+        if self.eff[c] == led:
+            return
+        k = self.knowledge
+        assert k is not None
+        mask = self.suit_masks[led]
+        trick_no = len(self.tricks) + 1
+        held = k.certain[seat] & mask
+        if held:
+            self.reneges.append(Renege(seat, trick_no, c, led, lowest(held)))
+        elif k.possible[seat] & mask:
+            self.suspicions.append(Renege(seat, trick_no, c, led))
+
+    def _resolve_suspicions(self, seat: int, c: int) -> None:
+        """A later play of the led suit by the same seat proves it held that suit: cards never enter a hand
+        during play, so the card was in the hand at the moment of the failure to follow."""
+        if not self.suspicions:
+            return
+        keep = []
+        for s in self.suspicions:
+            if s.seat == seat and self.eff[c] == s.led:
+                s.proof = c
+                self.reneges.append(s)
+            else:
+                keep.append(s)
+        self.suspicions = keep
+
+    def _prove_from_knowledge(self) -> None:
+        """Suspicions that the knowledge now settles: the seat certainly still holds a card of the suit."""
+        k = self.knowledge
+        assert k is not None
+        keep = []
+        for s in self.suspicions:
+            held = k.certain[s.seat] & self.suit_masks[s.led]
+            if held:
+                s.proof = lowest(held)
+                self.reneges.append(s)
+            elif k.possible[s.seat] & self.suit_masks[s.led]:
+                keep.append(s)
+            # else: the seat certainly held none of the suit at any later time, and has played every card
+            # it had since: it was void. The suspicion is cleared.
+        self.suspicions = keep
+        self.reneges.sort(key=lambda r: (r.trick, r.seat))
+
+    def _mark_established(self, seat: int) -> None:
+        """RULINGS.md, "Common to all games": a renege is established once the offender or the offender's
+        partner plays to the next trick, or the hand ends."""
+        trick_no = len(self.tricks) + 1
+        side = self.side_of(seat)
+        for r in self.reneges:
+            if not r.established and r.trick < trick_no and self.side_of(r.seat) == side:
+                r.established = True
+        for r in self.suspicions:
+            if not r.established and r.trick < trick_no and self.side_of(r.seat) == side:
+                r.established = True
+
+    def _apply_retract(self, event: dict[str, Any]) -> None:
+        """RULINGS.md, "Common to all games" (``renege_correctable``): before a renege is established the
+        director may let the player take the card back; the card returns to the hand, the call is dropped."""
+        self._need(PLAY, "retract")
+        seat = self._seat(event)
+        if not self.options["renege_correctable"]:
+            raise IllegalEvent("renege_correctable is false: a played card cannot be taken back")
+        t = self.trick
+        k = self.knowledge
+        assert t is not None and k is not None
+        mine = [i for i, (s, _) in enumerate(t.cards) if s == seat]
+        if not mine:
+            raise IllegalEvent(f"seat {seat} has no card in the current trick to take back")
+        trick_no = len(self.tricks) + 1
+        _, c = t.cards.pop(mine[0])
+        k.count[seat] += 1
+        k.possible[seat] |= 1 << c
+        k.certain[seat] |= 1 << c
+        t.led = next((self.eff[x] for _, x in t.cards if self.eff[x] != NO_SUIT), -1)
+        self.reneges = [r for r in self.reneges if not (r.seat == seat and r.trick == trick_no)]
+        self.suspicions = [r for r in self.suspicions if not (r.seat == seat and r.trick == trick_no)]
+        self.irregularities.append({"kind": "card taken back", "seat": seat, "trick": trick_no, "card": CODES[c]})
+
+    def _finish_trick(self) -> None:
+        t = self.trick
+        assert t is not None
+        winner = self.trick_winner(t)
+        self._credit_trick(t, winner)
+        self.tricks.append(t)
+        if self._hand_over():
+            self.trick = None
+            self._end_hand()
+        else:
+            self.trick = Trick(self._next_leader(winner))
+
+    def trick_winner(self, t: Trick) -> int:
+        """The highest trump wins, or else the highest card of the suit led (RULINGS.md, each game's play)."""
+        best_seat, best = t.cards[0][0], -1
+        power, eff, trump, led = self.power, self.eff, self.trump, t.led
+        for seat, c in t.cards:
+            e = eff[c]
+            if e == led or (trump is not None and e == trump):
+                p = power[c]
+                if p > best:
+                    best_seat, best = seat, p
+        return best_seat
+
+    def _credit_trick(self, t: Trick, winner: int) -> None:
+        self.taken[self.side_of(winner)] += 1
+
+    def _next_leader(self, winner: int) -> int:
+        return winner
+
+    def _hand_over(self) -> bool:
+        k = self.knowledge
+        assert k is not None
+        return all(k.count[s] == 0 for s in self.active)
+
+    def _end_hand(self) -> None:
+        """The hand ends: every call is established, suspicions are settled as far as the cards allow."""
+        self._prove_from_knowledge()
+        for r in self.reneges:
+            r.established = True
+        for r in self.suspicions:
+            r.established = True
+            self.irregularities.append(dict(r.to_json(), kind="suspected renege"))
+        self.score, self.final_taken = self.score_hand()
+        self.phase = DONE
+
+    def score_hand(self) -> tuple[list[int], list[int]]:
+        """(the hand's score change per side, what each side took after penalties)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- results
+
+    def result(self) -> dict[str, Any]:
+        """The hand in the replay result's form (CONVENTIONS.md, "Replay result")."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "declarer": self.declarer,
+            "contract": self.contract,
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "taken": self.final_taken if self.final_taken is not None else list(self.taken),
+            "reneges": [r.to_json() for r in self.reneges],
+            "irregularities": list(self.irregularities),
+            "score": self.score,
+        }
+
+    def apply_to_totals(self, totals: list[int]) -> list[int]:
+        """The match totals after this hand."""
+        assert self.score is not None
+        return [t + s for t, s in zip(totals, self.score, strict=True)]
+
+    def match_winner(self, totals: list[int]) -> int | None:
+        """The side (player, five-handed) that has won the match after this hand, or None."""
+        raise NotImplementedError
+
+    def proven_reneges_by_side(self) -> list[int]:
+        out = [0, 0]
+        for r in self.reneges:
+            out[self.side_of(r.seat)] += 1
+        return out

@@ -1,0 +1,117 @@
+"""A match: hands dealt in turn until a side wins (RULINGS.md, "The deal passes to the left after each hand")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.hand import CHANCE, TERMINAL, Hand, IllegalEvent
+from engine.options import validate
+
+
+def hand_class(game: str) -> type[Hand]:
+    import importlib
+
+    module, name = GAMES[game]
+    cls: type[Hand] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+GAMES = {
+    "bid_whist": ("engine.bid_whist", "BidWhistHand"),
+    "bid_euchre": ("engine.bid_euchre", "BidEuchreHand"),
+    "pitch": ("engine.pitch", "PitchHand"),
+}
+
+
+class Match:
+    """The match state: its hands, the running scores, the winner. Same interface as a hand."""
+
+    def __init__(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        players: list[str] | None = None,
+        first_dealer: int = 0,
+    ) -> None:
+        self.game = game
+        self.options = validate(game, options)
+        self.hand_cls = hand_class(game)
+        self.n_players = self.options.get("players", 4)
+        self.players = players or [f"Player {i + 1}" for i in range(self.n_players)]
+        if len(self.players) != self.n_players:
+            raise IllegalEvent(f"{game} is played by {self.n_players} players, {len(self.players)} named")
+        if type(first_dealer) is not int or not 0 <= first_dealer < self.n_players:
+            raise IllegalEvent(f"first_dealer {first_dealer!r} is not a seat")
+        self.first_dealer = first_dealer
+        self.hands: list[Hand] = []
+        n_sides = self.n_players if self.n_players == 5 else 2
+        self.scores = [0] * n_sides
+        self.winner: int | None = None
+        self._new_hand(first_dealer)
+
+    def _new_hand(self, dealer: int) -> None:
+        self.hands.append(self.hand_cls(self.options, dealer, len(self.hands) + 1))
+
+    @property
+    def hand(self) -> Hand:
+        return self.hands[-1]
+
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.hand.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def is_chance(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_events(self) -> list[dict[str, Any]]:
+        return [] if self.winner is not None else self.hand.legal_events()
+
+    def apply(self, event: dict[str, Any]) -> None:
+        if self.winner is not None:
+            raise IllegalEvent(f"the match is over: side {self.winner} has won")
+        hand = self.hand
+        hand.apply(event)
+        if hand.is_terminal():
+            self._hand_done(hand)
+
+    def play(self, seat: int, card: int) -> None:
+        """The fast path of ``apply`` for a play (int card)."""
+        hand = self.hand
+        hand.play(seat, card)
+        if hand.is_terminal():
+            self._hand_done(hand)
+
+    def _hand_done(self, hand: Hand) -> None:
+        assert hand.score is not None
+        self.scores = hand.apply_to_totals(self.scores)
+        self.winner = hand.match_winner(self.scores)
+        if self.winner is None:
+            self._new_hand((hand.dealer + 1) % self.n_players)
+
+    def result(self) -> dict[str, Any]:
+        """The replay result (CONVENTIONS.md): the finished hands, the totals and the winner."""
+        return {
+            "game": self.game,
+            "hands": [h.result() for h in self.hands if h.is_terminal()],
+            "scores": list(self.scores),
+            "winner": self.winner,
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "hand": self.hand.public_view(),
+        }
+
+    def full_view(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "options": self.options,
+            "hand": self.hand.full_view(),
+        }
