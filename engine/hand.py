@@ -12,7 +12,7 @@ card the seat is known not to hold, an event of the wrong phase) raises ``Illega
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import CODES, NO_SUIT, SUITS, card, codes_of, lowest
@@ -54,11 +54,16 @@ class Renege:
         return out
 
 
-@dataclass
 class Trick:
-    leader: int
-    cards: list[tuple[int, int]] = field(default_factory=list)  # (seat, card) in the order played
-    led: int = -1  # the suit to follow; -1 until set (a joker led at no trump sets none)
+    """One trick: the cards in the order played, the seats that have played (a bitmask), the suit to follow."""
+
+    __slots__ = ("leader", "cards", "played", "led")
+
+    def __init__(self, leader: int, led: int = -1) -> None:
+        self.leader = leader
+        self.cards: list[tuple[int, int]] = []  # (seat, card) in the order played
+        self.played = 0  # bit s set: seat s has played to this trick
+        self.led = led  # the suit to follow; -1 until set (a joker led at no trump sets none)
 
     def seats(self) -> list[int]:
         return [s for s, _ in self.cards]
@@ -85,6 +90,7 @@ class Hand:
         self.tricks: list[Trick] = []
         self.trick: Trick | None = None
         self.active: list[int] = list(range(self.n_players))  # seats that play to tricks
+        self.turn = 0  # the seat on turn in the current trick (kept up to date by play)
         self.taken = [0, 0]  # tricks (or books) per side as played, before penalties
         self.reneges: list[Renege] = []
         self.suspicions: list[Renege] = []
@@ -274,29 +280,30 @@ class Hand:
     def start_play(self, leader: int) -> None:
         self.phase = PLAY
         self.trick = Trick(leader)
+        self.turn = self.play_turn()
 
     def play_turn(self) -> int:
         """The seat whose turn it is in the current trick: the first active seat from the leader not yet played."""
         t = self.trick
         assert t is not None
         n = self.n_players
-        played = t.seats()
+        active = self.active
         s = t.leader
         for _ in range(n):
-            if s in self.active and s not in played:
+            if s in active and not t.played >> s & 1:
                 return s
             s = (s + 1) % n
         return t.leader
 
     def legal_plays(self) -> list[int]:
         """Cards the seat on turn may legally play (its certain cards; all possible ones if unknown)."""
-        seat = self.play_turn()
         k = self.knowledge
-        assert k is not None and self.trick is not None
+        t = self.trick
+        assert t is not None and k is not None
+        seat = self.turn
         hand = k.certain[seat] if k.exact else k.possible[seat]
-        led = self.trick.led
-        if led >= 0:
-            follow = hand & self.suit_masks[led]
+        if t.led >= 0:
+            follow = hand & self.suit_masks[t.led]
             if follow:
                 hand = follow
         out = []
@@ -311,32 +318,48 @@ class Hand:
         self.play(self._seat(event), self._card(event["card"]))
 
     def play(self, seat: int, c: int) -> None:
-        """A card played to the current trick: checked against the hand, the turn and the suit led."""
-        if self.phase != PLAY:
-            raise IllegalEvent(f"a play event in the {self.phase} phase")
+        """A card played to the current trick: checked against the hand, the turn and the suit led.
+
+        This is the hot path of every simulation, so the common case (the seat on turn, hands known) costs a
+        few bit operations; everything unusual goes to a method of its own."""
         t = self.trick
+        if t is None or self.phase != PLAY:
+            raise IllegalEvent(f"a play event in the {self.phase} phase")
         k = self.knowledge
-        assert t is not None and k is not None
-        c = self._resolve_joker(seat, c)
-        if seat in t.seats():
+        assert k is not None
+        if c >= 52:
+            c = self._resolve_joker(seat, c)
+        if t.played >> seat & 1:
             raise IllegalEvent(f"seat {seat} has already played to trick {len(self.tricks) + 1}")
-        if seat not in self.active:
-            raise IllegalEvent(f"seat {seat} sits out this hand")
-        if not k.possible[seat] >> c & 1:
+        bit = 1 << c
+        if not k.possible[seat] & bit:
+            if seat not in self.active:
+                raise IllegalEvent(f"seat {seat} sits out this hand")
             raise IllegalEvent(f"seat {seat} cannot hold {CODES[c]}")
-        on_turn = self.play_turn()
-        if seat != on_turn:
-            self._out_of_turn(seat, on_turn, c)
-        elif t.led >= 0:
+        if seat != self.turn:
+            if seat not in self.active:
+                raise IllegalEvent(f"seat {seat} sits out this hand")
+            self._out_of_turn(seat, self.turn, c)
+        elif t.led >= 0 and self.eff[c] != t.led:
             self._check_follow(seat, c, t.led)
-        self._resolve_suspicions(seat, c)
-        k.leave(seat, c)
-        self._mark_established(seat)
+        if self.suspicions:
+            self._resolve_suspicions(seat, c)
+        if k.exact:
+            k.possible[seat] ^= bit
+            k.certain[seat] ^= bit
+            k.count[seat] -= 1
+        else:
+            k.leave(seat, c)
+        if self.reneges or self.suspicions:
+            self._mark_established(seat)
         t.cards.append((seat, c))
+        t.played |= 1 << seat
         if t.led < 0 and self.eff[c] != NO_SUIT:
             t.led = self.eff[c]
         if len(t.cards) == len(self.active):
             self._finish_trick()
+        elif seat == self.turn:
+            self.turn = self.play_turn()
 
     def _resolve_joker(self, seat: int, c: int) -> int:
         return c
@@ -419,6 +442,8 @@ class Hand:
             raise IllegalEvent(f"seat {seat} has no card in the current trick to take back")
         trick_no = len(self.tricks) + 1
         _, c = t.cards.pop(mine[0])
+        t.played &= ~(1 << seat)
+        self.turn = self.play_turn()
         k.count[seat] += 1
         k.possible[seat] |= 1 << c
         k.certain[seat] |= 1 << c
@@ -438,6 +463,7 @@ class Hand:
             self._end_hand()
         else:
             self.trick = Trick(self._next_leader(winner))
+            self.turn = self.play_turn()
 
     def trick_winner(self, t: Trick) -> int:
         """The highest trump wins, or else the highest card of the suit led (RULINGS.md, each game's play)."""

@@ -429,18 +429,6 @@ class PitchHand(Hand):
     def _called_was_in_blind(self) -> bool:
         return self.called in self.pack_order or self.called_holder == self.declarer
 
-    def play_turn(self) -> int:
-        t = self.trick
-        assert t is not None
-        n = self.n_players
-        played = t.seats()
-        s = t.leader
-        for _ in range(n):
-            if s in self.active and s not in played:
-                return s
-            s = (s + 1) % n
-        return t.leader
-
     def _out_of_turn(self, seat: int, on_turn: int, c: int) -> None:
         """CONVENTIONS.md: in Pitch a seat that is skipped is out. RULINGS.md, renege ("holding out"): a player
         skipped while still holding a trump reneges."""
@@ -448,9 +436,10 @@ class PitchHand(Hand):
         assert t is not None
         s = on_turn
         while s != seat:
-            if s in self.active and s not in t.seats():
+            if s in self.active and not t.played >> s & 1:
                 self._declare_out(s)
             s = (s + 1) % self.n_players
+        self.turn = seat  # the skipped seats are out: the seat that played was, after all, on turn
         self._check_follow(seat, c, self.trump)  # type: ignore[arg-type]
 
     def _declare_out(self, seat: int) -> None:
@@ -556,6 +545,7 @@ class PitchHand(Hand):
         while leader not in self.active:
             leader = (leader + 1) % self.n_players
         self.trick = Trick(leader, led=self.trump)  # type: ignore[arg-type]
+        self.turn = self.play_turn()
 
     def _hand_over(self) -> bool:
         return not self.active
