@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.cards import (
@@ -137,29 +138,7 @@ class BidEuchreHand(Hand):
             self._begin_play()
 
     def _build_tables(self) -> None:
-        """RULINGS.md: trump order right bower, left bower, A K Q T 9, the left bower a trump for every
-        purpose; plain suits A K Q J T 9; no-trump low 9 T J Q K A."""
-        trump = self.trump
-        low = self.direction == "low"
-        eff, power = [0] * 54, [-1] * 54
-        for c in range(52):
-            if not EUCHRE_DECK_MASK >> c & 1:
-                continue
-            r, s = rank_of(c), suit_of(c)
-            eff[c] = s
-            power[c] = 12 - r if low else r
-        masks = list(SUIT_MASKS) + [0]
-        if trump is not None:
-            right, left = make(RJ, trump), make(RJ, same_colour_suit(trump))
-            for c in range(52):
-                if EUCHRE_DECK_MASK >> c & 1 and eff[c] == trump:
-                    power[c] += 100
-            power[right], power[left] = 121, 120
-            eff[left] = trump
-            masks[trump] |= 1 << left
-            masks[same_colour_suit(trump)] &= ~(1 << left)
-        self.eff, self.power = eff, power
-        self.suit_masks = [m & EUCHRE_DECK_MASK for m in masks]
+        self.eff, self.power, self.suit_masks = _tables(self.trump, self.direction == "low")
 
     def _apply_exchange(self, event: dict[str, Any]) -> None:
         """RULINGS.md, single: the declarer passes one card face down to the partner, who passes one back
@@ -248,3 +227,28 @@ class BidEuchreHand(Hand):
         if max(totals) >= self.options["target"] and totals[0] != totals[1]:
             return 0 if totals[0] > totals[1] else 1
         return None
+
+
+@functools.cache
+def _tables(trump: int | None, low: bool) -> tuple[list[int], list[int], list[int]]:
+    """RULINGS.md: trump order right bower, left bower, A K Q T 9, the left bower a trump for every
+    purpose; plain suits A K Q J T 9; no-trump low 9 T J Q K A.
+    Returns (the suit each card follows as, each card's power in a trick, each suit's cards)."""
+    eff, power = [0] * 54, [-1] * 54
+    for c in range(52):
+        if not EUCHRE_DECK_MASK >> c & 1:
+            continue
+        r, s = rank_of(c), suit_of(c)
+        eff[c] = s
+        power[c] = 12 - r if low else r
+    masks = list(SUIT_MASKS) + [0]
+    if trump is not None:
+        right, left = make(RJ, trump), make(RJ, same_colour_suit(trump))
+        for c in range(52):
+            if EUCHRE_DECK_MASK >> c & 1 and eff[c] == trump:
+                power[c] += 100
+        power[right], power[left] = 121, 120
+        eff[left] = trump
+        masks[trump] |= 1 << left
+        masks[same_colour_suit(trump)] &= ~(1 << left)
+    return eff, power, [m & EUCHRE_DECK_MASK for m in masks]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.cards import (
@@ -179,30 +180,8 @@ class BidWhistHand(Hand):
         self.phase = DISCARD
 
     def _build_tables(self) -> None:
-        """RULINGS.md, card order: plain suits high A K..2, low A 2..K; jokers are the two highest trumps
-        (and belong to the trump suit); at no trump a joker belongs to no suit and never wins."""
-        low = self.direction == "low"
-        trump = self.trump
-        eff, power = [], []
-        for c in range(54):
-            if c in (BJ, LJ):
-                if trump is None:
-                    eff.append(NO_SUIT)
-                    power.append(-1)
-                else:
-                    eff.append(trump)
-                    power.append(100 + (15 if c == BJ else 14))
-                continue
-            r, s = rank_of(c), suit_of(c)
-            value = (13 if r == RA else 12 - r) if low else r
-            eff.append(s)
-            power.append(value + (100 if s == trump else 0))
-        self.eff, self.power = eff, power
-        masks = [SUIT_MASKS[s] for s in range(4)] + [(1 << BJ) | (1 << LJ)]
-        if trump is not None:
-            masks[trump] |= masks[NO_SUIT]
-            masks[NO_SUIT] = 0
-        self.suit_masks = masks
+        eff, power, masks = _tables(self.trump, self.direction == "low")
+        self.eff, self.power, self.suit_masks = eff, list(power), masks
 
     def _apply_discard(self, event: dict[str, Any]) -> None:
         """RULINGS.md: the declarer discards 6 cards face down; they are the declarer's side's first book."""
@@ -334,3 +313,29 @@ class BidWhistHand(Hand):
             if totals[side] <= -target:
                 return 1 - side
         return None
+
+
+@functools.cache
+def _tables(trump: int | None, low: bool) -> tuple[list[int], list[int], list[int]]:
+    """RULINGS.md, card order: plain suits high A K..2, low A 2..K; jokers are the two highest trumps
+    (and belong to the trump suit); at no trump a joker belongs to no suit and never wins.
+    Returns (the suit each card follows as, each card's power in a trick, each suit's cards)."""
+    eff, power = [], []
+    for c in range(54):
+        if c in (BJ, LJ):
+            if trump is None:
+                eff.append(NO_SUIT)
+                power.append(-1)
+            else:
+                eff.append(trump)
+                power.append(100 + (15 if c == BJ else 14))
+            continue
+        r, s = rank_of(c), suit_of(c)
+        value = (13 if r == RA else 12 - r) if low else r
+        eff.append(s)
+        power.append(value + (100 if s == trump else 0))
+    masks = [SUIT_MASKS[s] for s in range(4)] + [(1 << BJ) | (1 << LJ)]
+    if trump is not None:
+        masks[trump] |= masks[NO_SUIT]
+        masks[NO_SUIT] = 0
+    return eff, power, masks

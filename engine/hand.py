@@ -229,9 +229,15 @@ class Hand:
                 if len(extra) != n:
                     raise IllegalEvent(f"'{extra_key}' must have {n} cards, not {len(extra)}")
                 assign.append([None if x is None else self._card(x) for x in extra])
-        while len(assign) < len(self.location_names()):
-            assign.append([])
-        self.knowledge = Knowledge(assign, self.deck_mask, self.location_names())
+        self.deal(assign)
+
+    def deal(self, assign: list[list[int | None]]) -> None:
+        """The deal with int cards (None where unknown): the seats' hands, then the kitty or pack if any."""
+        if self.phase != DEAL:
+            raise IllegalEvent(f"a deal event in the {self.phase} phase")
+        names = self.location_names()
+        assign = assign + [[] for _ in range(len(names) - len(assign))]
+        self.knowledge = Knowledge(assign, self.deck_mask, names)
         self._after_deal(assign)
         self.phase = BID
 

@@ -105,6 +105,8 @@ class Knowledge:
             self.certain = [p & keep for p in self.certain]
             self.possible[dst] |= bit
             self.certain[dst] |= bit
+            if self.exact:  # a known card moved between known places: nothing new to conclude
+                return
         else:
             # One unknown card of src's moved: each of src's cards may now be in either place.
             self.possible[dst] |= self.possible[src]
@@ -120,7 +122,8 @@ class Knowledge:
         self.count[src] = 0
         self.possible[src] = 0
         self.certain[src] = 0
-        self.propagate()
+        if not self.exact:
+            self.propagate()
 
     def propagate(self) -> None:
         """Draw every sound conclusion; raise KnowledgeError on a contradiction."""
