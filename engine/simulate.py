@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from engine.cards import CODES, cards_of
-from engine.hand import CHANCE, PLAY, Hand
+from engine.hand import BID, CHANCE, PLAY, Hand
 from engine.match import Match
 
 
@@ -27,20 +27,34 @@ def random_deal(hand: Hand, rng: random.Random, known: bool = True) -> dict[str,
     return event
 
 
-def random_events(match: Match, rng: random.Random, max_hands: int = 50) -> list[dict[str, Any]]:
-    """Play ``match`` to its end (or ``max_hands``) with random legal events; returns the events applied."""
+def random_event(match: Match, rng: random.Random, pass_rate: float | None = None) -> dict[str, Any]:
+    """One random legal event for the match's current state (a deal when the table is to deal).
+
+    ``pass_rate``: in the bidding, the chance of a pass where a pass is legal (None: every legal bid,
+    pass included, is equally likely; that makes most contracts the highest bid)."""
+    hand = match.hand
+    if hand.current_player() == CHANCE:
+        return random_deal(hand, rng)
+    if hand.phase == PLAY:
+        return {"event": "play", "seat": hand.play_turn(), "card": CODES[rng.choice(hand.legal_plays())]}
+    events = hand.legal_events()
+    if pass_rate is not None and hand.phase == BID:
+        passes = [e for e in events if e["bid"] == "pass"]
+        bids = [e for e in events if e["bid"] != "pass"]
+        if passes and (not bids or rng.random() < pass_rate):
+            return passes[0]
+        return rng.choice(bids)
+    return rng.choice(events)
+
+
+def random_events(
+    match: Match, rng: random.Random, max_hands: int = 50, pass_rate: float | None = None
+) -> list[dict[str, Any]]:
+    """Play ``match`` to its end or to the end of hand ``max_hands`` with random legal events; returns the
+    events applied."""
     events: list[dict[str, Any]] = []
     while not match.is_terminal() and len(match.hands) <= max_hands:
-        hand = match.hand
-        if hand.current_player() == CHANCE:
-            if len(match.hands) == max_hands and hand.number == max_hands and events and hand.phase == "deal":
-                break
-            event = random_deal(hand, rng)
-        elif hand.phase == PLAY:
-            seat = hand.play_turn()
-            event = {"event": "play", "seat": seat, "card": CODES[rng.choice(hand.legal_plays())]}
-        else:
-            event = rng.choice(hand.legal_events())
+        event = random_event(match, rng, pass_rate)
         match.apply(event)
         events.append(event)
     return events
