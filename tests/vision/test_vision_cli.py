@@ -1,0 +1,67 @@
+import json
+import shutil
+
+import cv2
+import numpy as np
+
+from referee.cli import main
+
+
+def test_enroll_and_identify(tmp_path, decks_dir, capsys):
+    out = tmp_path / "tango.npz"
+    assert main(["vision", "enroll", str(decks_dir / "tango"), "--out", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["cards"] == 54 and "jokers_distinct" in report
+    assert main(["vision", "synth", "--deck", str(decks_dir / "tango"), "--out", str(tmp_path / "s"),
+                 "--count", "1", "--cards", "4"]) == 0
+    capsys.readouterr()
+    img = tmp_path / "s" / "scene00000.jpg"
+    assert main(["vision", "identify", "--deck", str(out), str(img)]) == 0
+    line = json.loads(capsys.readouterr().out.strip())
+    assert line["image"] == str(img) and isinstance(line["ms"], float)
+    truth = json.loads((tmp_path / "s" / "truth.jsonl").read_text().splitlines()[0])
+    codes = {c["code"] for c in truth["cards"]}
+    for card in line["cards"]:
+        assert card["code"] is None or card["code"] in codes
+        assert len(card["corners"]) == 4
+
+
+def test_incomplete_deck_is_a_clear_error(tmp_path, decks_dir, capsys):
+    d = tmp_path / "deck"
+    d.mkdir()
+    for code in ("AS", "KS", "QS"):
+        shutil.copy(decks_dir / "tango" / f"{code}.png", d / f"{code}.png")
+    assert main(["vision", "enroll", str(d), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "incomplete deck" in err and "JS" in err and "Traceback" not in err
+
+
+def test_duplicate_cards_are_refused(tmp_path, decks_dir, capsys):
+    d = tmp_path / "deck"
+    shutil.copytree(decks_dir / "tango", d)
+    shutil.copy(d / "AS.png", d / "KS.png")
+    assert main(["vision", "enroll", str(d), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "look identical" in err and ("KS=AS" in err or "AS=KS" in err)
+
+
+def test_bad_inputs_to_identify(tmp_path, tango_deck, capsys):
+    assert main(["vision", "identify", "--deck", str(tmp_path / "none.npz"), "x.png"]) == 2
+    assert "deck file not found" in capsys.readouterr().err
+    deck = tmp_path / "d.npz"
+    tango_deck.save(str(deck))
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"not an image")
+    assert main(["vision", "identify", "--deck", str(deck), str(bad)]) == 2
+    assert "unreadable image" in capsys.readouterr().err
+    assert main(["vision", "identify", "--deck", str(deck), str(tmp_path / "missing.png")]) == 2
+    assert "image not found" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "empty.png"), np.zeros((50, 80, 3), np.uint8))
+    assert main(["vision", "identify", "--deck", str(deck), str(tmp_path / "empty.png")]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == []
+
+
+def test_mat_command(tmp_path, capsys):
+    assert main(["vision", "mat", "--out", str(tmp_path / "mat.pdf"), "--scale", "1"]) == 0
+    assert (tmp_path / "mat.pdf").exists() and (tmp_path / "mat.png").exists()
+    assert main(["vision", "mat", "--out", str(tmp_path / "no" / "mat.pdf")]) == 2

@@ -1,0 +1,63 @@
+import numpy as np
+
+from vision import recognise, synth
+
+
+def _match(reads, card):
+    best = None
+    for r in reads:
+        iou = recognise._iou(r.quad, card.quad.astype(np.float32))
+        if iou > 0.8 and (best is None or iou > best[0]):
+            best = (iou, r)
+    return None if best is None else best[1]
+
+
+def test_enrolled_reads_are_right_or_unsure(tango, tango_deck):
+    rec = recognise.Recogniser(tango_deck)
+    accepted = whole = 0
+    for seed in range(4):
+        scene = synth.random_scene(tango, seed, n_cards=7)
+        reads = rec.identify(scene.image)
+        for card in scene.cards:
+            r = _match(reads, card)
+            if r is not None and r.code is not None:
+                accepted += 1
+                assert r.code == card.code, (seed, card.code, r)
+            if card.visible > 0.99 and card.face_up:
+                whole += 1
+        for r in reads:  # nothing read where there is no card
+            if r.code is not None:
+                assert any(recognise._iou(r.quad, c.quad.astype(np.float32)) > 0.5 for c in scene.cards)
+    assert accepted >= 1
+
+
+def test_quad_corners_are_accurate_on_a_clean_scene(tango):
+    poses = [synth.CardPose("7D", 500, 400, 25), synth.CardPose("QS", 800, 380, 100)]
+    scene = synth.render_table(tango, poses, seed=2, nuisance=synth.Nuisance.none(), hand=False)
+    quads = recognise.find_cards(scene.image)
+    for card in scene.cards:
+        q = [q for q in quads if recognise._iou(q.pts, card.quad.astype(np.float32)) > 0.9]
+        assert q, card.code
+        # same corners up to the 0/180 degree ambiguity
+        d0 = np.abs(q[0].pts - card.quad).max()
+        d1 = np.abs(np.roll(q[0].pts, 2, axis=0) - card.quad).max()
+        assert min(d0, d1) < 3.0
+
+
+def test_lookalike_jokers_are_never_named_when_not_distinct(tango, tango_deck):
+    import copy
+
+    deck = copy.deepcopy(tango_deck)
+    deck.templates.jokers_distinct = False
+    rec = recognise.Recogniser(deck)
+    scene = synth.render_table(tango, [synth.CardPose("BJ", 600, 400, 10)], seed=1, hand=False)
+    reads = rec.identify(scene.image)
+    assert reads and all(r.code is None for r in reads)
+    assert any(r.joker for r in reads)
+
+
+def test_empty_table_reads_nothing(tango, tango_deck):
+    rec = recognise.Recogniser(tango_deck)
+    for seed in range(3):
+        scene = synth.render_table(tango, [], seed=seed)
+        assert all(r.code is None for r in rec.identify(scene.image))

@@ -1,0 +1,165 @@
+"""The ``cardref vision`` command: mat, enroll, identify, synth, tune, bench, watch."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+
+import cv2
+import numpy as np
+
+
+def _user_error(msg: str) -> Exception:
+    from referee.cli import UserError
+
+    return UserError(msg)
+
+
+def cmd_mat(args: argparse.Namespace) -> int:
+    from vision import mat
+
+    outs = [args.out]
+    if args.out.lower().endswith(".pdf"):
+        outs.append(os.path.splitext(args.out)[0] + ".png")
+    for path in outs:
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise _user_error(f"output folder does not exist: {folder}")
+        try:
+            mat.save_mat(path, args.scale)
+        except OSError as exc:
+            raise _user_error(f"cannot write {path}: {exc}") from exc
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision import deck
+
+    try:
+        d = deck.enroll_dir(args.dir)
+        d.save(args.out)
+    except deck.EnrollError as exc:
+        raise _user_error(str(exc)) from exc
+    except OSError as exc:
+        raise _user_error(f"cannot write {args.out}: {exc}") from exc
+    print(json.dumps({"deck": d.name, "out": args.out, **d.report}))
+    if "jokers_distinct" in d.report and not d.report["jokers_distinct"]:
+        print("note: the two jokers cannot be told apart reliably; a joker will be read as 'joker, unsure which'",
+              file=sys.stderr)
+    return 0
+
+
+def _load_recogniser(deck_path: str | None) -> object:
+    from vision import deck, recognise
+
+    try:
+        return recognise.Recogniser(deck.Deck.load(deck_path) if deck_path else None)
+    except deck.EnrollError as exc:
+        raise _user_error(str(exc)) from exc
+
+
+def cmd_identify(args: argparse.Namespace) -> int:
+    from vision import recognise
+
+    rec = _load_recogniser(args.deck)
+    assert isinstance(rec, recognise.Recogniser)
+    for path in args.images:
+        if not os.path.exists(path):
+            raise _user_error(f"image not found: {path}")
+        img = cv2.imread(path, cv2.IMREAD_COLOR)
+        if img is None:
+            raise _user_error(f"unreadable image: {path}")
+        out = recognise.identify_json(rec, img)
+        print(json.dumps({"image": path, **out}))
+    return 0
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    from vision import synth
+
+    try:
+        images = synth.load_deck(args.deck)
+    except synth.DeckError as exc:
+        raise _user_error(str(exc)) from exc
+    os.makedirs(args.out, exist_ok=True)
+    if args.video:
+        rng = np.random.default_rng(args.seed)
+        codes = [c for c in synth.ALL_CODES if c in images]
+        order = list(rng.permutation(codes))[: 4 * args.tricks]
+        tricks = [[(s, order[t * 4 + s]) for s in range(4)] for t in range(args.tricks)]
+        truth = []
+        writer = None
+        path = os.path.join(args.out, "play.mp4")
+        for i, (frame, events) in enumerate(synth.play_video(images, tricks, seed=args.seed)):
+            if args.frames:
+                cv2.imwrite(os.path.join(args.out, f"frame{i:05d}.jpg"), frame)
+            else:
+                if writer is None:
+                    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 30, frame.shape[1::-1])
+                writer.write(frame)
+            truth += [e.__dict__ for e in events]
+        if writer is not None:
+            writer.release()
+        with open(os.path.join(args.out, "truth.jsonl"), "w") as f:
+            for e in truth:
+                f.write(json.dumps(e) + "\n")
+        print(f"wrote {args.out}: {len(truth)} events")
+        return 0
+    with open(os.path.join(args.out, "truth.jsonl"), "w") as f:
+        for i in range(args.count):
+            scene = synth.random_scene(images, args.seed + i, n_cards=args.cards)
+            name = f"scene{args.seed + i:05d}.jpg"
+            cv2.imwrite(os.path.join(args.out, name), scene.image)
+            cards = [{"code": c.code if c.face_up else None, "visible": round(c.visible, 3),
+                      "corners": c.quad.round(1).tolist()} for c in scene.cards]
+            f.write(json.dumps({"image": name, "cards": cards}) + "\n")
+    print(f"wrote {args.count} scenes to {args.out}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``cardref vision ...``."""
+    p = subparsers.add_parser("vision", help="the camera: mat, deck enrollment, card recognition, play detection")
+    sub = p.add_subparsers(dest="vision_command", metavar="SUBCOMMAND")
+    p.set_defaults(func=lambda a: (p.print_help(), 2)[1])
+
+    m = sub.add_parser("mat", help="write the printable table mat (PDF and PNG, or PNG)")
+    m.add_argument("--out", required=True, help="mat.pdf (a PNG is written next to it) or mat.png")
+    m.add_argument("--scale", type=float, default=4.0, help="pixels per table unit (0.5 mm), default 4")
+    m.set_defaults(func=cmd_mat)
+
+    e = sub.add_parser("enroll", help="enroll a deck from a folder of card images named by code")
+    e.add_argument("dir")
+    e.add_argument("--out", required=True, help="deck file to write (.npz)")
+    e.set_defaults(func=cmd_enroll)
+
+    i = sub.add_parser("identify", help="find and read the cards in images; one JSON line per image")
+    i.add_argument("--deck", help="an enrolled deck file; without it the generic mode reads the corner index")
+    i.add_argument("images", nargs="+")
+    i.set_defaults(func=cmd_identify)
+
+    s = sub.add_parser("synth", help="render synthetic table scenes (or a played hand as video) with ground truth")
+    s.add_argument("--deck", required=True, help="a deck folder (one PNG per card)")
+    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--count", type=int, default=10)
+    s.add_argument("--cards", type=int, default=6)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--video", action="store_true", help="render tricks being played instead of still scenes")
+    s.add_argument("--frames", action="store_true", help="with --video: write a folder of JPEG frames, not MP4")
+    s.add_argument("--tricks", type=int, default=2)
+    s.set_defaults(func=cmd_synth)
+
+    for name in ("tune", "bench", "watch"):
+        try:
+            module = __import__(f"vision.cli_{name}", fromlist=["add_parser"])
+        except ModuleNotFoundError:
+            continue
+        module.add_parser(sub)
+
+
+def _main_files(pattern: str) -> list[str]:
+    return sorted(glob.glob(pattern))

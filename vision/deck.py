@@ -1,0 +1,190 @@
+"""Deck enrollment: the reference features of one card design, saved as a single ``.npz`` file.
+
+Enrollment checks that the deck is complete (54 cards, or the 24 of a Euchre deck) and that no two cards look the
+same, and measures whether the two jokers can be told apart by reading rendered scenes of them: if any read of a
+joker is wrong or its margin is below the acceptance threshold, the deck is marked ``jokers_distinct = False`` and
+recognition answers "a joker, unsure which".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import recognise as rc
+from vision import synth
+
+FULL = synth.ALL_CODES
+EUCHRE = [r + s for s in synth.SUITS for r in "AKQJT9"]
+GENERIC_PATH = os.path.join(os.path.dirname(__file__), "generic_templates.npz")
+FORMAT = "cardref-deck-1"
+
+
+class EnrollError(Exception):
+    """The deck cannot be enrolled (the message names the missing or duplicate cards)."""
+
+
+@dataclass
+class Deck:
+    """An enrolled deck: its name, codes, templates and what enrollment found."""
+
+    name: str
+    codes: list[str]
+    templates: rc.Templates
+    report: dict
+
+    def save(self, path: str) -> None:
+        t = self.templates
+        meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
+                "jokers_distinct": t.jokers_distinct, "canonical": [rc.CW, rc.CH]}
+        with open(path, "wb") as f:
+            np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
+                                corner=t.corner.astype(np.float32), meta=np.array(json.dumps(meta)))
+
+    @classmethod
+    def load(cls, path: str) -> Deck:
+        if not os.path.exists(path):
+            raise EnrollError(f"deck file not found: {path}")
+        try:
+            z = np.load(path, allow_pickle=False)
+            meta = json.loads(str(z["meta"]))
+        except (OSError, ValueError, KeyError) as exc:
+            raise EnrollError(f"not a cardref deck file: {path} ({exc})") from exc
+        if meta.get("format") != FORMAT or meta.get("canonical") != [rc.CW, rc.CH]:
+            raise EnrollError(f"deck file {path} was made by another version; enroll the deck again")
+        tpl = rc.Templates(list(z["labels"]), z["face"], z["corner"], bool(meta["jokers_distinct"]), meta)
+        return cls(meta["name"], meta["codes"], tpl, meta["report"])
+
+
+def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
+    labels, faces, corners = [], [], []
+    for code, img in images.items():
+        card = rc.canonical_card(img)
+        labels.append(code)
+        faces.append(rc.face_feature(card))
+        corners.append(rc.corner_template(card))
+    return rc.Templates(labels, np.stack(faces), np.stack(corners))
+
+
+def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:
+    """The deck's codes, or an EnrollError naming what is missing."""
+    codes = [c for c in images if c != "back"]
+    if set(FULL) <= set(codes):
+        return FULL
+    if set(EUCHRE) <= set(codes) and len(codes) <= 26:
+        return EUCHRE
+    missing = [c for c in FULL if c not in codes]
+    if len(codes) < 40:
+        missing = [c for c in EUCHRE if c not in codes] or missing
+    raise EnrollError(f"incomplete deck in {where}: missing {', '.join(missing)} (need 54 cards, or the 24 from 9 up)")
+
+
+def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 6) -> dict:
+    """Render both jokers in scenes and read them: are they always told apart, with a margin to spare?"""
+    rec = rc.Recogniser.__new__(rc.Recogniser)
+    rec.templates, rec.mode, rec.use_face, rec.same = tpl, "enrolled", True, {}
+    th = rc.load_thresholds()["enrolled"]
+    margins = []
+    wrong = 0
+    for seed in range(trials):
+        poses = [synth.CardPose("BJ", 420, 400, seed * 53.0), synth.CardPose("LJ", 780, 400, seed * 71.0 + 20)]
+        scene = synth.render_table(images, poses, seed=10_000 + seed, hand=False)
+        for truth in scene.cards:
+            card = rc.rectify(scene.image, rc._orient(truth.quad))
+            face, corner = rc.card_features(card)
+            s = rc._scores(tpl, face, corner, True)
+            jk = [i for i, lab in enumerate(tpl.labels) if lab in ("BJ", "LJ")]
+            best = max(jk, key=lambda i: s[i])
+            other = [i for i in jk if i != best][0]
+            if tpl.labels[best] != truth.code:
+                wrong += 1
+            margins.append(float(s[best] - s[other]))
+    distinct = wrong == 0 and min(margins) >= th.margin
+    return {"jokers_distinct": distinct, "joker_reads": len(margins), "joker_wrong": wrong,
+            "joker_min_margin": round(min(margins), 3), "margin_needed": th.margin}
+
+
+def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
+    """Enroll a deck from its card images; raises EnrollError when it is incomplete or has look-alike cards."""
+    codes = check_complete(images, where)
+    use = {c: images[c] for c in codes}
+    if "back" in images:
+        use["back"] = images["back"]
+    tpl = templates_from_images(use)
+    small = {c: cv2.resize(img, (60, 84), interpolation=cv2.INTER_AREA).astype(np.float32) for c, img in use.items()}
+    dupes = []
+    keys = list(small)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            if {a, b} != {"BJ", "LJ"} and np.abs(small[a] - small[b]).mean() < 1.5:
+                dupes.append(f"{a}={b}")
+    if dupes:
+        raise EnrollError(f"cards in {where} look identical: {', '.join(dupes)} (wrong file names?)")
+    report: dict = {"cards": len(codes), "back": "back" in images}
+    if "BJ" in codes:
+        report.update(joker_test(use, tpl))
+        tpl.jokers_distinct = bool(report["jokers_distinct"])
+    return Deck(name, codes, tpl, report)
+
+
+def enroll_dir(deck_dir: str) -> Deck:
+    """Enroll a deck folder (one image per card, named by its code)."""
+    try:
+        images = synth.load_deck(deck_dir)
+    except synth.DeckError as exc:
+        raise EnrollError(str(exc)) from exc
+    return enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
+
+
+# ---------------------------------------------------------------- generic mode
+
+
+def build_generic(deck_dirs: list[str], path: str = GENERIC_PATH) -> rc.Templates:
+    """Corner templates of several designs, for reading decks that were never enrolled; written to ``path``."""
+    labels, corners, faces, source = [], [], [], []
+    for d in deck_dirs:
+        images = synth.load_deck(d)
+        for code in FULL:
+            if code not in images:
+                continue
+            card = rc.canonical_card(images[code])
+            labels.append(code)
+            corners.append(rc.corner_template(card))
+            faces.append(rc.face_feature(card))
+            source.append(os.path.basename(os.path.normpath(d)))
+    tpl = rc.Templates(labels, np.stack(faces), np.stack(corners), jokers_distinct=False,
+                       meta={"decks": sorted(set(source))})
+    np.savez_compressed(path, labels=np.array(labels), corner=np.stack(corners).astype(np.float16),
+                        source=np.array(source))
+    return tpl
+
+
+_GENERIC: rc.Templates | None = None
+
+
+def generic_templates(path: str = GENERIC_PATH) -> rc.Templates:
+    """The generic corner templates shipped with the package (built by ``cardref vision tune``)."""
+    global _GENERIC
+    if _GENERIC is None or path != GENERIC_PATH:
+        if not os.path.exists(path):
+            raise EnrollError(f"generic templates not built ({path}); run `cardref vision tune`")
+        z = np.load(path)
+        corner = z["corner"].astype(np.float32)
+        tpl = rc.Templates(list(z["labels"]), np.zeros((len(corner), 1), np.float32), corner,
+                           jokers_distinct=False, meta={"decks": sorted(set(z["source"]))})
+        if path != GENERIC_PATH:
+            return tpl
+        _GENERIC = tpl
+    return _GENERIC
+
+
+def cv_imread(path: str) -> np.ndarray | None:
+    """cv2.imread that never raises."""
+    try:
+        return cv2.imread(path, cv2.IMREAD_COLOR)
+    except cv2.error:
+        return None

@@ -1,0 +1,389 @@
+"""Finding cards in a frame and reading them, with an enrolled deck or in the generic (corner index) mode.
+
+Pipeline: pale, unsaturated pixels (card faces) minus the edges inside them give one region per visible card face
+(a card lying on another is cut off by its rim); each region's outline is fitted with four lines -> a quad ->
+rectified to a canonical upright card in both 0 and 180 degree orientations. Enrolled mode compares the whole face
+and the corner index with the enrolled images by normalised cross-correlation; generic mode compares the corner index
+only, with the corners of the tuning decks. A read is accepted only when its score and its margin over the best other
+label clear thresholds measured on the tuning decks (``vision/thresholds.json``, written by ``cardref vision tune``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+CW, CH = 120, 170  # canonical rectified card, pixels
+FACE_SIZE = (30, 42)
+CORNER_BOX = (0.0, 0.0, 0.25, 0.30)  # x0, y0, x1, y1 as fractions of the card: the index
+SHIFT = 4  # pixels of misalignment searched when matching the corner index
+THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
+
+
+@dataclass
+class Quad:
+    """A detected card outline: 4x2 frame points, and how much it looks like a whole card (0..1)."""
+
+    pts: np.ndarray
+    whole: float
+
+
+@dataclass
+class Read:
+    """One card found in a frame. ``code`` is None when unsure; ``label`` is the best guess even then."""
+
+    code: str | None
+    label: str
+    confidence: float
+    margin: float
+    quad: np.ndarray
+    joker: bool = False
+    face_down: bool = False
+    whole: float = 1.0
+
+    def to_json(self) -> dict:
+        d: dict = {
+            "code": self.code,
+            "confidence": round(float(self.confidence), 3),
+            "margin": round(float(self.margin), 3),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
+        }
+        if self.code is None:
+            d["guess"] = self.label
+        if self.joker:
+            d["joker"] = True
+        if self.face_down:
+            d["face_down"] = True
+        return d
+
+
+# ---------------------------------------------------------------- detection
+
+
+def card_mask(frame: np.ndarray) -> np.ndarray:
+    """Pixels that may be a card face: pale and unsaturated relative to their surroundings."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    s, v = hsv[..., 1], hsv[..., 2]
+    # local brightness reference so a shadowed card still counts and a glare-bleached felt does not
+    ref = cv2.blur(v, (61, 61))
+    return ((s < 75) & (v > 90) & (v.astype(np.int16) > ref.astype(np.int16) - 40)).astype(np.uint8) * 255
+
+
+def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
+    a = np.array([[vx1, -vx2], [vy1, -vy2]])
+    if abs(np.linalg.det(a)) < 1e-6:
+        return None
+    t = np.linalg.solve(a, np.array([x2 - x1, y2 - y1]))
+    return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
+
+
+def fit_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners of a rounded rectangle seen in perspective: fit a line to each side and intersect them."""
+    hull = cv2.convexHull(contour)
+    # the smallest-extra-area quad around the hull: its sides extend the card's straight edges past the rounding
+    a = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
+    if a is None or a.size != 8:
+        return None
+    approx = a.reshape(4, 2).astype(np.float32)
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        p, q = approx[i], approx[(i + 1) % 4]
+        d = q - p
+        n = np.linalg.norm(d)
+        if n < 5:
+            return None
+        d /= n
+        rel = pts - p
+        along = rel @ d
+        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
+        # the middle of each side only: the rounded corners would pull the line inward
+        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < 4)
+        if sel.sum() < 5:
+            lines.append(np.array([d[0], d[1], p[0], p[1]]))
+        else:
+            lines.append(cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+    corners = []
+    for i in range(4):
+        c = _line_intersection(lines[i - 1], lines[i])
+        if c is None:
+            return None
+        corners.append(c)
+    quad = np.array(corners, np.float32)
+    if np.abs(quad - approx).max() > 0.15 * np.sqrt(cv2.contourArea(approx)) + 3:
+        return None
+    return quad
+
+
+def _orient(quad: np.ndarray) -> np.ndarray:
+    """Reorder to TL, TR, BR, BL of an upright card: clockwise, first side a short side (the 0/180 ambiguity stays)."""
+    q = quad.copy()
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    if s01 > s12:
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
+    area = cv2.contourArea(c)
+    if area < min_side * min_side * 1.3:
+        return None
+    quad = fit_quad(c)
+    if quad is None:
+        return None
+    quad = _orient(quad)
+    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+    long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
+    if short < min_side or not 1.15 < long / short < 1.9:
+        return None
+    # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
+    pts = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
+    dense = []
+    for i in range(len(pts)):
+        p, q = pts[i], pts[(i + 1) % len(pts)]
+        k = max(1, int(np.linalg.norm(q - p) / 2))
+        dense.append(p + (q - p) * np.arange(k)[:, None] / k)
+    dense_pts = np.concatenate(dense)
+    poly = quad.reshape(-1, 1, 2)
+    dist = np.array([abs(cv2.pointPolygonTest(poly, (float(x), float(y)), True)) for x, y in dense_pts[::2]])
+    agree = float((dist < 3.5).mean())
+    qa = cv2.contourArea(quad)
+    fill = area / qa if qa > 0 else 0.0
+    if agree < 0.6 or fill < 0.5:
+        return None
+    # a region cut out by the dilated edges lost a rim of ~2 px: push the corners back out
+    cen = quad.mean(axis=0)
+    quad = cen + (quad - cen) * (1 + 2.0 / (short / 2))
+    return Quad(quad.astype(np.float32), float(min(1.0, agree / 0.92)))
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter + 1e-6))
+
+
+def find_cards(frame: np.ndarray, min_side: float = 30.0) -> list[Quad]:
+    """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1."""
+    mask = card_mask(frame)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 100)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    regions = cv2.bitwise_and(mask, cv2.bitwise_not(edges))
+    regions = cv2.morphologyEx(regions, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    blobs = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    cands: list[tuple[float, Quad]] = []
+    for src, grow in ((regions, True), (blobs, False)):
+        contours, _ = cv2.findContours(src, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            q = _quad_from_contour(c, min_side)
+            if q is None:
+                continue
+            if not grow:  # the closed mask was not eroded by the edges: undo the push
+                cen = q.pts.mean(axis=0)
+                short = np.linalg.norm(q.pts[1] - q.pts[0])
+                q = Quad((cen + (q.pts - cen) / (1 + 2.0 / (short / 2))).astype(np.float32), q.whole)
+            cands.append((q.whole + 1e-4 * cv2.contourArea(q.pts), q))
+    cands.sort(key=lambda t: -t[0])
+    out: list[Quad] = []
+    for _, q in cands:
+        if all(_iou(q.pts, o.pts) < 0.5 for o in out):
+            out.append(q)
+    return out
+
+
+def rectify(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card under ``quad`` (TL, TR, BR, BL) warped to the canonical upright size."""
+    dst = np.array([[0, 0], [CW - 1, 0], [CW - 1, CH - 1], [0, CH - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (CW, CH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# ---------------------------------------------------------------- features
+
+
+def _norm(v: np.ndarray) -> np.ndarray:
+    v = v.astype(np.float32).ravel()
+    v = v - v.mean()
+    n = np.linalg.norm(v)
+    return v / n if n > 1e-6 else v
+
+
+def face_feature(card: np.ndarray) -> np.ndarray:
+    """Whole face at low resolution, colour kept (hearts vs spades), zero-mean unit-norm."""
+    inner = card[4:-4, 4:-4]
+    small = cv2.resize(cv2.GaussianBlur(inner, (5, 5), 0), FACE_SIZE, interpolation=cv2.INTER_AREA)
+    return _norm(small)
+
+
+def _ink(img: np.ndarray) -> np.ndarray:
+    """Two float channels: darkness and redness (the index is black or red ink on a pale card)."""
+    f = img.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    return np.dstack([255 - f.mean(axis=2), np.clip(r - (b + g) / 2, 0, 255) * 1.5])
+
+
+def corner_query(card: np.ndarray) -> np.ndarray:
+    """The corner region of a detected card, a little larger than the template so small misalignments are searched."""
+    x0, y0, x1, y1 = CORNER_BOX
+    crop = card[0 : int(y1 * CH) + SHIFT, 0 : int(x1 * CW) + SHIFT]
+    return cv2.GaussianBlur(_ink(crop), (3, 3), 0)
+
+
+def corner_template(card: np.ndarray) -> np.ndarray:
+    """The corner region of an enrolled card, inset by SHIFT on each side."""
+    x0, y0, x1, y1 = CORNER_BOX
+    crop = card[SHIFT : int(y1 * CH), SHIFT : int(x1 * CW)]
+    return cv2.GaussianBlur(_ink(crop), (3, 3), 0)
+
+
+def corner_feature(card: np.ndarray) -> np.ndarray:
+    """The corner template flattened (kept for the enrolled file format); see ``corner_template``."""
+    return corner_template(card).ravel()
+
+
+def corner_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """Best normalised correlation of each template (N, h, w, 2) within the query, over small shifts."""
+    n = len(templates)
+    out = np.empty(n, np.float32)
+    for i in range(n):
+        out[i] = cv2.matchTemplate(query, templates[i], cv2.TM_CCOEFF_NORMED).max()
+    return out
+
+
+def card_features(card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Face features (2, D) and corner queries of a rectified card in both orientations (0 and 180 degrees)."""
+    flipped = cv2.rotate(card, cv2.ROTATE_180)
+    return (np.stack([face_feature(card), face_feature(flipped)]), [corner_query(card), corner_query(flipped)])
+
+
+def canonical_card(img: np.ndarray) -> np.ndarray:
+    """An enrolled card image (a scan or a file) to the canonical upright size, corners trimmed like a detection."""
+    return cv2.resize(img, (CW, CH), interpolation=cv2.INTER_AREA)
+
+
+# ---------------------------------------------------------------- thresholds
+
+
+@dataclass
+class Thresholds:
+    """Acceptance thresholds of one mode: a read is accepted when score >= score and margin >= margin."""
+
+    score: float
+    margin: float
+
+    def accept(self, score: float, margin: float) -> bool:
+        return score >= self.score and margin >= self.margin
+
+
+def load_thresholds(path: str = THRESHOLDS_PATH) -> dict[str, Thresholds]:
+    """The measured thresholds per mode (``enrolled``, ``generic``); conservative defaults before any tuning."""
+    defaults = {"enrolled": Thresholds(0.75, 0.12), "generic": Thresholds(0.8, 0.2)}
+    if not os.path.exists(path):
+        return defaults
+    with open(path) as f:
+        data = json.load(f)
+    for mode in defaults:
+        if mode in data:
+            defaults[mode] = Thresholds(float(data[mode]["score"]), float(data[mode]["margin"]))
+    return defaults
+
+
+# ---------------------------------------------------------------- recogniser
+
+
+@dataclass
+class Templates:
+    """Reference features: labels[i] has face[i] and corner[i] (both (D,)); ``back`` is a label too."""
+
+    labels: list[str]
+    face: np.ndarray
+    corner: np.ndarray
+    jokers_distinct: bool = True
+    meta: dict = field(default_factory=dict)
+
+
+def _scores(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use_face: bool) -> np.ndarray:
+    """Per-template score: max over the two orientations of the (face + corner) correlation."""
+    c = np.stack([corner_scores(q, tpl.corner) for q in corner])  # (2, N)
+    if use_face:
+        f = face @ tpl.face.T
+        s = 0.5 * f + 0.5 * c
+    else:
+        s = c
+    return s.max(axis=0)
+
+
+def best_two(labels: list[str], scores: np.ndarray, same: dict[str, str] | None = None) -> tuple[str, float, float]:
+    """Best label, its score, and its margin over the best template of any *other* label (or equivalence class)."""
+    same = same or {}
+    order = np.argsort(-scores)
+    top = labels[order[0]]
+    key = same.get(top, top)
+    second = -1.0
+    for i in order[1:]:
+        if same.get(labels[i], labels[i]) != key:
+            second = float(scores[i])
+            break
+    return top, float(scores[order[0]]), float(scores[order[0]]) - second
+
+
+class Recogniser:
+    """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
+
+    def __init__(self, deck: object | None = None, thresholds: dict[str, Thresholds] | None = None) -> None:
+        from vision import deck as decklib
+
+        th = thresholds or load_thresholds()
+        if deck is None:
+            self.templates = decklib.generic_templates()
+            self.mode = "generic"
+        else:
+            assert isinstance(deck, decklib.Deck)
+            self.templates = deck.templates
+            self.mode = "enrolled"
+        self.threshold = th[self.mode]
+        self.use_face = self.mode == "enrolled"
+        # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
+        self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
+
+    def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
+        """(best label, score, margin) of a rectified card; a label of a generic template is a code."""
+        face, corner = card_features(card)
+        s = _scores(self.templates, face, corner, self.use_face)
+        return best_two(self.templates.labels, s, self.same)
+
+    def identify(self, frame: np.ndarray) -> list[Read]:
+        """Every card found in the frame, each with its code or None when unsure."""
+        reads = []
+        for q in find_cards(frame):
+            card = rectify(frame, q.pts)
+            label, score, margin = self.read_card(card)
+            ok = self.threshold.accept(score, margin)
+            joker = label in ("BJ", "LJ")
+            code: str | None = label if ok else None
+            if joker and not self.templates.jokers_distinct:
+                code = None
+            if label == "back":
+                reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
+                continue
+            if ok or q.whole > 0.6 or score > 0.5:
+                reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
+        return reads
+
+
+def identify_json(rec: Recogniser, frame: np.ndarray) -> dict:
+    """The ``identify`` command's answer for one frame."""
+    t = time.perf_counter()
+    reads = rec.identify(frame)
+    ms = (time.perf_counter() - t) * 1000
+    return {"cards": [r.to_json() for r in reads], "ms": round(ms, 1), "mode": rec.mode}
