@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import (
     CODES,
@@ -25,6 +25,7 @@ LADDER = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 <
 class BidEuchreHand(Hand):
     game = "bid_euchre"
     deck_mask = EUCHRE_DECK_MASK
+    EVENTS: ClassVar[dict[str, str]] = {**Hand.EVENTS, **{"exchange": "_apply_exchange", "fold": "_apply_fold"}}
 
     def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
         super().__init__(options, dealer, number)
@@ -35,12 +36,6 @@ class BidEuchreHand(Hand):
 
     def deal_sizes(self) -> list[int]:
         return [6, 6, 6, 6]
-
-    def _handlers(self) -> dict[str, Any]:
-        h = super()._handlers()
-        h["exchange"] = self._apply_exchange
-        h["fold"] = self._apply_fold
-        return h
 
     @property
     def partner(self) -> int:
@@ -152,6 +147,7 @@ class BidEuchreHand(Hand):
         k = self.knowledge
         assert k is not None
         to = self.partner if seat == self.declarer else self.declarer
+        assert to is not None
         k.move(seat, to, None if c is None else self._card(c))
         self.exchanged.append(seat)
         if len(self.exchanged) == 2:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import (
     BJ,
@@ -40,6 +40,10 @@ def parse_bid(text: str) -> tuple[int, str]:
 class BidWhistHand(Hand):
     game = "bid_whist"
     deck_mask = FULL_DECK_MASK
+    EVENTS: ClassVar[dict[str, str]] = {
+        **Hand.EVENTS,
+        **{"discard": "_apply_discard", "joker_swap": "_apply_joker_swap"},
+    }
 
     def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
         super().__init__(options, dealer, number)
@@ -57,12 +61,6 @@ class BidWhistHand(Hand):
 
     def extra_key(self) -> str:
         return "kitty"
-
-    def _handlers(self) -> dict[str, Any]:
-        h = super()._handlers()
-        h["discard"] = self._apply_discard
-        h["joker_swap"] = self._apply_joker_swap
-        return h
 
     # ---------------------------------------------------------------- bidding
 
@@ -129,26 +127,32 @@ class BidWhistHand(Hand):
                 return [{"event": "declare", "seat": seat, "trump": None, "direction": d} for d in ("high", "low")]
             return [{"event": "declare", "seat": seat, "trump": s} for s in SUITS]
         if self.phase == DISCARD:
-            return [{"event": "discard", "seat": seat, "cards": [CODES[c] for c in self._discard_choice()]}]
+            return [
+                {
+                    "event": "discard",
+                    "seat": seat,
+                    "cards": [None if c is None else CODES[c] for c in self._discard_choice()],
+                }
+            ]
         if self.phase == JOKER_SWAP:
             assert self.swaps_left and self.knowledge is not None
             joker = self.swaps_left[0]
             holder = self._joker_holder(joker)
             book = self.knowledge.certain[BOOK]
-            drew = [CODES[c] for c in range(54) if book >> c & 1] or [None]
+            drew: list[str | None] = [CODES[c] for c in range(54) if book >> c & 1] or [None]
             return [{"event": "joker_swap", "seat": holder, "joker": CODES[joker], "drew": d} for d in drew]
         return []
 
-    def _discard_choice(self) -> list[int]:
+    def _discard_choice(self) -> list[int | None]:
         """A legal discard for simulations: the six lowest-numbered cards the declarer certainly holds."""
         k = self.knowledge
         assert k is not None and self.declarer is not None
         hand = k.certain[self.declarer]
-        out = []
+        out: list[int | None] = []
         for c in range(54):
             if hand >> c & 1 and len(out) < 6:
                 out.append(c)
-        return out if len(out) == 6 else out + [None] * (6 - len(out))  # type: ignore[list-item]
+        return out + [None] * (6 - len(out))
 
     # ---------------------------------------------------------------- declaring, kitty, jokers
 

@@ -73,6 +73,14 @@ class Hand:
     """One deal of one game, from the deal to the score. Subclasses give the game's rules."""
 
     game: ClassVar[str] = ""
+    # The record's event names and the methods that apply them; games add their own.
+    EVENTS: ClassVar[dict[str, str]] = {
+        "deal": "_apply_deal",
+        "bid": "_apply_bid",
+        "declare": "_apply_declare",
+        "play": "_apply_play",
+        "retract": "_apply_retract",
+    }
     n_players: int = 4
     deck_mask: ClassVar[int] = 0
 
@@ -128,25 +136,16 @@ class Hand:
     def apply(self, event: dict[str, Any]) -> None:
         """Apply one record event; raises IllegalEvent (naming the reason) if it cannot have happened."""
         kind = event.get("event") if isinstance(event, dict) else None
-        handler = self._handlers().get(kind) if isinstance(kind, str) else None
-        if handler is None:
+        name = self.EVENTS.get(kind) if isinstance(kind, str) else None
+        if name is None:
             raise IllegalEvent(f"unknown event {kind!r} for {self.game}")
         try:
-            handler(event)
+            getattr(self, name)(event)
         except KnowledgeError as exc:
             raise IllegalEvent(str(exc)) from None
         except (KeyError, TypeError) as exc:
             raise IllegalEvent(f"malformed {kind} event: {exc}") from None
         self.events.append(event)
-
-    def _handlers(self) -> dict[str, Any]:
-        return {
-            "deal": self._apply_deal,
-            "bid": self._apply_bid,
-            "declare": self._apply_declare,
-            "play": self._apply_play,
-            "retract": self._apply_retract,
-        }
 
     # ---------------------------------------------------------------- views
 

@@ -7,7 +7,7 @@ cards is out; a player skipped while still holding a trump, or who plays a non-t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.cards import (
     BJ,
@@ -80,6 +80,10 @@ def trump_order(trump: int, points: int) -> tuple[list[int], dict[int, int]]:
 class PitchHand(Hand):
     game = "pitch"
     deck_mask = FULL_DECK_MASK
+    EVENTS: ClassVar[dict[str, str]] = {
+        **Hand.EVENTS,
+        **{"discard": "_apply_discard", "draw": "_apply_draw", "rob": "_apply_rob", "burn": "_apply_burn"},
+    }
 
     def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
         self.n_players = options["players"]
@@ -117,11 +121,6 @@ class PitchHand(Hand):
     def _after_deal(self, assign: list[list[int | None]]) -> None:
         self.pack_order = list(assign[self.n_players])
 
-    def _handlers(self) -> dict[str, Any]:
-        h = super()._handlers()
-        h.update(discard=self._apply_discard, draw=self._apply_draw, rob=self._apply_rob, burn=self._apply_burn)
-        return h
-
     def side_of(self, seat: int) -> int:
         """Four players: the team. Five-handed: 0 for the bidding side (declarer and the called card's
         holder), 1 for the others."""
@@ -139,7 +138,7 @@ class PitchHand(Hand):
         if self.phase == EXCHANGE:
             step = self._next_step()
             if step is not None:
-                return int(step.get("seat", self.declarer))
+                return int(step["seat"])
         assert self.declarer is not None
         return self.declarer
 
