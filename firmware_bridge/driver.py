@@ -82,7 +82,7 @@ class Timeouts:
     def fast(cls) -> Timeouts:
         """For the simulator's fast mode (heartbeat 0.2 s)."""
         return cls(
-            ack=0.06, progress=0.4, hello=0.15, silence=1.2, command=60.0, connect=20.0,
+            ack=0.025, progress=0.12, hello=0.15, silence=1.2, command=60.0, connect=20.0,
             backoff_initial=0.01, backoff_max=0.2,
         )
 
@@ -115,6 +115,7 @@ class _Pending:
 
 
 _LINK_DOWN = object()
+_IDLE = object()  # a heartbeat says the device is idle: an acknowledged command's reply was lost
 
 
 class Dealer:
@@ -377,6 +378,9 @@ class Dealer:
                 self._mark_down()
         elif isinstance(msg, Heartbeat):
             self.stats["heartbeats"] += 1
+            if msg.busy_cmd == 0:
+                for pend in self._pending.values():
+                    pend.queue.put_nowait(_IDLE)
         elif isinstance(msg, Ack | Busy | CardRead | Reply):
             pend = self._pending.get(msg.cmd_id)
             if pend is None:
@@ -415,8 +419,10 @@ class Dealer:
         pend = _Pending(cmd, reads=reads if reads is not None else {})
         self._pending[cmd.cmd_id] = pend
         deadline = loop.time() + (timeout or self.timeouts.command)
-        wait = self.timeouts.ack
         sends = 0
+        acked = False
+        quiet = 0  # sends in a row that brought no answer at all
+        wait = self.timeouts.ack
         try:
             while True:
                 if not connecting:
@@ -435,15 +441,24 @@ class Dealer:
                     try:
                         event = await asyncio.wait_for(pend.queue.get(), min(wait, remaining))
                     except TimeoutError:
-                        # Nothing heard: the command or its answer was lost. Ask again with the same id.
-                        wait = min(wait * 1.5, self.timeouts.progress)
+                        # Nothing heard: the command or its answer was lost. Ask again with the same id; a
+                        # repeated id is answered at once (ack, busy or the cached reply), so wait briefly.
+                        quiet += 1
+                        wait = min(self.timeouts.ack * 1.25**quiet, self.timeouts.progress)
                         break
                     if event is _LINK_DOWN:
                         if connecting:
                             raise LinkLost("link lost while connecting")
+                        quiet, wait = 0, self.timeouts.ack
                         break
+                    if event is _IDLE:
+                        if acked:
+                            wait = self.timeouts.ack
+                            break  # the device finished, and its reply never arrived: ask again now
+                        continue
                     if isinstance(event, Reply):
                         return self._finish(op, event)
+                    acked, quiet = True, 0
                     wait = self.timeouts.progress  # acknowledged: now the mechanism's pace sets the wait
         finally:
             del self._pending[cmd.cmd_id]
@@ -475,11 +490,13 @@ class Dealer:
         assert reply.state is not None
         return reply.state
 
-    async def load(self, expected: list[str]) -> StateReport:
-        """Load the deck in the hopper and verify it card by card against ``expected`` (empty: count only)."""
+    async def load(self, expected: list[str]) -> int:
+        """Load the deck in the hopper and verify it card by card against ``expected`` (empty: count only).
+
+        Returns the number of cards read; a DeckError names what is missing, extra, duplicate or foreign.
+        """
         reply = await self._call(Op.LOAD, args_load([parse_card(c) for c in expected]))
-        assert reply.state is not None
-        return reply.state
+        return reply.detail.count
 
     async def shuffle(self) -> None:
         """Shuffle the hopper."""

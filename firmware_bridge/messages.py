@@ -10,7 +10,7 @@ import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from firmware_bridge.cards import bytes_to_cards, cards_to_bytes
+from firmware_bridge.cards import byte_to_card, bytes_to_cards, card_to_byte, cards_to_bytes
 
 N_POCKETS = 5
 NO_POCKET = 0xFF
@@ -470,8 +470,11 @@ def decode_message(msg_type: int, payload: bytes) -> Message:
 
 
 def args_load(expected: list[str]) -> bytes:
-    """LOAD: the deck the hopper should hold."""
-    return _cards(list(expected))
+    """LOAD: the deck the hopper should hold, as a 64-bit set of card bytes (bit i = card byte i)."""
+    bits = 0
+    for code in expected:
+        bits |= 1 << card_to_byte(code)
+    return bits.to_bytes(8, "big")
 
 
 def args_deal(counts: tuple[int, ...] | list[int]) -> bytes:
@@ -496,12 +499,14 @@ def args_deal_file(assignments: list[tuple[str, int]]) -> bytes:
     return bytes([len(assignments)]) + b"".join(cards_to_bytes([c]) + bytes([p]) for c, p in assignments)
 
 
-def parse_args_load(args: bytes) -> list[str | None]:
-    """Inverse of ``args_load``."""
+def parse_args_load(args: bytes) -> list[str]:
+    """Inverse of ``args_load`` (cards in byte order)."""
     r = _Reader(args, "LOAD")
-    cards = r.cards()
+    bits = int.from_bytes(r.take(8), "big")
     r.end()
-    return cards
+    if bits >> 54:
+        raise MessageError("LOAD: the deck set names card bytes above 53")
+    return [c for i in range(54) if bits >> i & 1 and (c := byte_to_card(i)) is not None]
 
 
 def parse_args_deal(args: bytes) -> tuple[int, ...]:

@@ -387,10 +387,15 @@ class Device:
                 reject=tuple(None if c.back != "cardref-blue" else c.face for c in m.reject),
             )
 
-    def _reply(self, cmd: Command, status: Fault = Fault.OK, detail: FaultDetail | None = None) -> Reply:
+    def _reply(
+        self, cmd: Command, status: Fault = Fault.OK, detail: FaultDetail | None = None, *, state: bool = True
+    ) -> Reply:
         if status is not Fault.OK and status < Fault.BAD_COMMAND:
             self.nvram.last_fault, self.nvram.last_fault_cmd = status, cmd.cmd_id
-        return Reply(cmd.cmd_id, status, detail or FaultDetail(), self.state())
+        # Deal, status and fault replies carry the whole state; a clean LOAD or SHUFFLE has nothing to add
+        # (a short reply also gets through a noisy line more often).
+        with_state = state or status is not Fault.OK
+        return Reply(cmd.cmd_id, status, detail or FaultDetail(), self.state() if with_state else None)
 
     def _execute(self, cmd: Command) -> Reply:
         op, m = cmd.op, self.machine
@@ -409,7 +414,7 @@ class Device:
         if self.nvram.plan is not None:
             return self._reply(cmd, Fault.FAULT_PENDING)
         if op is Op.LOAD:
-            expected = [c for c in parse_args_load(cmd.args) if c is not None]
+            expected = parse_args_load(cmd.args)
             m.operator_loads()
             check = m.verify(expected, lambda done, total: self._progress(done, total))
             worst = check.worst()
@@ -420,13 +425,13 @@ class Device:
                 duplicate=tuple(check.duplicate),
                 foreign=tuple(check.foreign),
             )
-            return self._reply(cmd, KIND_TO_FAULT[worst] if worst else Fault.OK, detail)
+            return self._reply(cmd, KIND_TO_FAULT[worst] if worst else Fault.OK, detail, state=False)
         if m.expected is None:
             return self._reply(cmd, Fault.NOT_LOADED)
         if op is Op.SHUFFLE:
             self._progress(0, len(m.hopper))
             m.shuffle()
-            return self._reply(cmd)
+            return self._reply(cmd, state=False)
         plan = self._plan(cmd)
         if isinstance(plan, Reply):
             return plan
