@@ -164,10 +164,13 @@ class BidEuchreHand(Hand):
         self.start_play(leader)
 
     def fold_open(self) -> bool:
-        """RULINGS.md, fold: after trump is named, in a trump hand, before play, the defenders may fold."""
-        return (
-            self.phase == PLAY and self.trump is not None and not self.tricks and not (self.trick and self.trick.cards)
-        )
+        """RULINGS.md, fold: after trump is named, in a trump hand, before play, the defenders may fold. A single's
+        exchange is not play: the defenders may fold before it as well as after it."""
+        if self.trump is None:
+            return False
+        if self.phase == EXCHANGE:
+            return True
+        return self.phase == PLAY and not self.tricks and not (self.trick and self.trick.cards)
 
     def _apply_fold(self, event: dict[str, Any]) -> None:
         if not self.fold_open():
