@@ -1,0 +1,254 @@
+"""The device's protocol state machine, driven frame by frame by a hand-made host over a socket pair."""
+
+import select
+import time
+
+import pytest
+
+from firmware_bridge.cards import deck_for
+from firmware_bridge.framing import FrameReader, encode_frame
+from firmware_bridge.messages import (
+    Ack,
+    Busy,
+    CardRead,
+    Command,
+    Fault,
+    Hello,
+    HelloReply,
+    MsgType,
+    Notice,
+    NoticeMsg,
+    Op,
+    Reply,
+    StateReport,
+    args_deal,
+    args_load,
+    decode_message,
+)
+from firmware_bridge.security import (
+    PROTOCOL_VERSION,
+    Opener,
+    Sealer,
+    derive_session,
+    hello_keys,
+    new_key,
+    new_nonce,
+)
+from hardware.machine import Timing
+from hardware.sim import SimulatedDealer
+
+
+class RawHost:
+    """Speaks the protocol by hand, to see exactly what the device sends."""
+
+    def __init__(self, sim, key):
+        self.sock = sim.host_socket
+        self.key = key
+        self.reader = FrameReader()
+        self.frames = []
+
+    def raw_send(self, body):
+        self.sock.sendall(encode_frame(body))
+
+    def hello(self):
+        nonce = new_nonce()
+        self.raw_send(Sealer(hello_keys(self.key)).seal(MsgType.HELLO, Hello(PROTOCOL_VERSION, nonce).encode(), seq=0))
+        body = self._next_body(2.0)
+        while body[1] != MsgType.HELLO_REPLY:  # frames of the previous session still in the pipe
+            body = self._next_body(2.0)
+        _, _, payload = Opener(hello_keys(self.key), check_replay=False).open(body)
+        reply = HelloReply.decode(payload)
+        assert reply.host_nonce == nonce
+        keys = derive_session(self.key, nonce, reply.device_nonce, reply.boot_id)
+        self.sealer, self.opener = Sealer(keys.host_to_device), Opener(keys.device_to_host)
+        self.hello_opener = Opener(hello_keys(self.key), check_replay=False)
+        return reply
+
+    def send(self, cmd):
+        body = self.sealer.seal(MsgType.COMMAND, cmd.encode())
+        self.raw_send(body)
+        return body
+
+    def _next_body(self, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            bodies = self._pending_bodies()
+            if bodies:
+                return bodies
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no frame from the device")
+            ready, _, _ = select.select([self.sock], [], [], left)
+            if ready:
+                self._bodies = getattr(self, "_bodies", []) + self.reader.feed(self.sock.recv(4096))
+
+    def _pending_bodies(self):
+        bodies = getattr(self, "_bodies", [])
+        if bodies:
+            return bodies.pop(0)
+        return None
+
+    def recv(self, timeout=2.0):
+        body = self._next_body(timeout)
+        if body[2:6] == b"\0\0\0\0":
+            t, _, payload = self.hello_opener.open(body)
+        else:
+            t, _, payload = self.opener.open(body)
+        return decode_message(t, payload)
+
+    def until(self, predicate, timeout=5.0):
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            msg = self.recv(max(0.01, deadline - time.monotonic()))
+            seen.append(msg)
+            if predicate(msg):
+                return msg, seen
+
+
+@pytest.fixture
+def rig():
+    key = new_key()
+    sim = SimulatedDealer(key, seed=3, fast=True, link="socket").start()
+    host = RawHost(sim, key)
+    yield sim, host
+    sim.close()
+
+
+def is_reply(cmd_id):
+    return lambda m: isinstance(m, Reply) and m.cmd_id == cmd_id
+
+
+@pytest.mark.timeout(30)
+def test_hello_then_full_state_report(rig):
+    sim, host = rig
+    reply = host.hello()
+    assert reply.version == PROTOCOL_VERSION and reply.pockets == 5 and reply.boot_id == sim.device.boot_id
+    state = host.recv()
+    assert isinstance(state, StateReport) and state.hopper == 54 and state.pockets == ((),) * 5
+
+
+@pytest.mark.timeout(30)
+def test_a_repeated_id_is_answered_again_and_never_executed_twice(rig):
+    sim, host = rig
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load(deck_for("bid_whist"))))
+    host.until(is_reply(1))
+    deal = Command(2, Op.DEAL, args_deal((1, 1, 1, 1, 0)))
+    host.send(deal)
+    ack, _ = host.until(lambda m: isinstance(m, Ack))
+    assert ack.cmd_id == 2
+    first, seen = host.until(is_reply(2))
+    cards = [m for m in seen if isinstance(m, CardRead)]
+    assert first.status is Fault.OK and len(cards) == 4
+    host.send(deal)  # the same id again, as after a lost reply
+    again, seen = host.until(is_reply(2))
+    assert again == first
+    assert not any(isinstance(m, CardRead) for m in seen)
+    assert sum(len(p) for p in sim.machine.pockets) == 4 and len(sim.machine.hopper) == 50
+
+
+@pytest.mark.timeout(30)
+def test_exactly_one_reply_per_command_and_busy_while_working(rig):
+    sim, host = rig
+    sim.machine.timing = Timing().scaled(0.02)  # slow enough for busy frames
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load([])))
+    host.until(is_reply(1))
+    host.send(Command(2, Op.DEAL, args_deal((6, 6, 6, 6, 0))))
+    _, seen = host.until(is_reply(2), timeout=15)
+    assert any(isinstance(m, Busy) and m.cmd_id == 2 for m in seen)
+    # Nothing else comes for command 2: only heartbeats.
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:
+        try:
+            msg = host.recv(0.2)
+        except TimeoutError:
+            continue
+        assert not (isinstance(msg, Reply) and msg.cmd_id == 2)
+
+
+@pytest.mark.timeout(30)
+def test_emergency_stop_jumps_the_queue(rig):
+    sim, host = rig
+    sim.machine.timing = Timing().scaled(0.05)
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load([])))
+    host.until(is_reply(1), timeout=15)
+    host.send(Command(2, Op.DEAL, args_deal((12, 12, 12, 12, 6))))
+    host.send(Command(3, Op.SHUFFLE))  # queued behind the deal
+    host.until(lambda m: isinstance(m, CardRead))
+    host.send(Command(4, Op.STOP))
+    replies = {}
+    end = time.monotonic() + 10
+    while len(replies) < 3 and time.monotonic() < end:
+        msg = host.recv(5)
+        if isinstance(msg, Reply):
+            replies[msg.cmd_id] = msg.status
+    assert replies == {4: Fault.OK, 3: Fault.CANCELLED, 2: Fault.EMERGENCY_STOP}
+    assert 0 < sum(len(p) for p in sim.machine.pockets) < 54
+    # The stopped deal is kept: resume finishes it, with nothing lost or dealt twice.
+    host.send(Command(5, Op.RESUME))
+    done, _ = host.until(is_reply(5), timeout=20)
+    assert done.status is Fault.OK
+    assert [len(p) for p in done.state.pockets] == [12, 12, 12, 12, 6]
+
+
+@pytest.mark.timeout(30)
+def test_forged_and_replayed_frames_are_refused_and_reported(rig):
+    sim, host = rig
+    host.hello()
+    body = host.send(Command(1, Op.LOAD, args_load([])))
+    host.until(is_reply(1))
+    host.raw_send(body)  # replayed byte for byte
+    notice, _ = host.until(lambda m: isinstance(m, NoticeMsg))
+    assert notice.code is Notice.REPLAYED
+    forged = bytearray(host.sealer.seal(MsgType.COMMAND, Command(2, Op.DEAL_REST, b"\x00").encode()))
+    forged[-1] ^= 0xFF  # a wrong tag (the CRC is computed afterwards, so the frame arrives intact)
+    host.raw_send(bytes(forged))
+    notice, _ = host.until(lambda m: isinstance(m, NoticeMsg))
+    assert notice.code is Notice.AUTH_FAILED
+    assert sum(len(p) for p in sim.machine.pockets) == 0  # nothing was executed
+
+
+@pytest.mark.timeout(30)
+def test_frames_of_an_old_session_are_refused(rig):
+    sim, host = rig
+    host.hello()
+    old_sealer = host.sealer
+    host.hello()  # a new session, as after a reconnect
+    host.raw_send(old_sealer.seal(MsgType.COMMAND, Command(9, Op.DEAL_REST, b"\x00").encode()))
+    notice, _ = host.until(lambda m: isinstance(m, NoticeMsg))
+    assert notice.code is Notice.AUTH_FAILED
+    assert sum(len(p) for p in sim.machine.pockets) == 0
+
+
+@pytest.mark.timeout(30)
+def test_without_a_session_the_device_says_so(rig):
+    sim, host = rig
+    key = new_key()
+    keys = derive_session(key, new_nonce(), new_nonce(), 1)
+    host.raw_send(Sealer(keys.host_to_device).seal(MsgType.COMMAND, Command(1, Op.PING).encode()))
+    host.hello_opener = Opener(hello_keys(host.key), check_replay=False)
+    notice = host.recv()
+    assert isinstance(notice, NoticeMsg) and notice.code is Notice.NO_SESSION
+
+
+@pytest.mark.timeout(30)
+def test_deal_before_load_and_bad_arguments_are_refused(rig):
+    sim, host = rig
+    host.hello()
+    host.send(Command(1, Op.DEAL, args_deal((12, 12, 12, 12, 6))))
+    reply, _ = host.until(is_reply(1))
+    assert reply.status is Fault.NOT_LOADED
+    host.send(Command(2, Op.LOAD, args_load(deck_for("bid_euchre"))))
+    reply, _ = host.until(is_reply(2))
+    assert reply.status is Fault.EXTRA_CARD and len(reply.detail.extra) == 30  # a full deck is not euchre's
+    host.send(Command(3, Op.LOAD, args_load([])))
+    host.until(is_reply(3))
+    host.send(Command(4, Op.DEAL, args_deal((60, 0, 0, 0, 0))))
+    reply, _ = host.until(is_reply(4))
+    assert reply.status is Fault.BAD_COMMAND
+    host.send(Command(5, Op.DEAL_MORE, bytes([9, 1])))
+    reply, _ = host.until(is_reply(5))
+    assert reply.status is Fault.BAD_COMMAND
