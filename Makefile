@@ -3,10 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_VENV := .venv-bench
 
 .PHONY: demo test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
@@ -17,13 +18,20 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy engine
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
+# The engine benchmark, twice: as plain Python (the development install) and compiled by mypyc from the
+# same source (a regular install into its own virtualenv), each beside OpenSpiel in the same run.
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/cardref bench engine
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install --quiet --upgrade pip
+	CARDREF_COMPILE=1 $(BENCH_VENV)/bin/pip install --quiet '.[bench]'
+	cd /tmp && $(CURDIR)/$(BENCH_VENV)/bin/cardref bench engine
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info
