@@ -294,8 +294,20 @@ class PitchHand(Hand):
     def _plays_for(self, seat: int) -> list[int]:
         k = self.knowledge
         assert k is not None
+        if not self.tricks and self._must_lead_called(seat):
+            return [self.called]  # type: ignore[list-item]
         hand = k.certain[seat] if k.exact else k.possible[seat]
         return _bits(hand & self.trump_mask) or _bits(hand)
+
+    def _must_lead_called(self, seat: int) -> bool:
+        """RULINGS.md, five-handed: a declarer who took the called card from the blind plays alone and must lead
+        it. The blind is the pack, so another player may draw the called card from it: that player is then the
+        partner, and the declarer has nothing to lead."""
+        if self.called is None or seat != self.declarer or self.called not in self.pack_order:
+            return False
+        k = self.knowledge
+        assert k is not None
+        return bool(k.certain[seat] >> self.called & 1)
 
     def _apply_discard(self, event: dict[str, Any]) -> None:
         """RULINGS.md, discard: non-trumps put down face up; a trump thrown away is out of play, scores for
@@ -473,8 +485,7 @@ class PitchHand(Hand):
                 not self.tricks
                 and self.trick is not None
                 and not self.trick.cards
-                and seat == self.declarer
-                and self.called in self.pack_order
+                and self._must_lead_called(seat)
                 and c != self.called
             ):
                 self.irregularities.append(
