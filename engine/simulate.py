@@ -35,8 +35,9 @@ def random_event(match: Match, rng: random.Random, pass_rate: float | None = Non
     hand = match.hand
     if hand.current_player() == CHANCE:
         return random_deal(hand, rng)
-    if hand.phase == PLAY:
+    if hand.phase == PLAY and (hand.tricks or hand.trick is None or hand.trick.cards):
         return {"event": "play", "seat": hand.play_turn(), "card": CODES[rng.choice(hand.legal_plays())]}
+    # the first card of a hand goes through legal_events(), which offers the Bid Euchre defenders' fold too
     events = hand.legal_events()
     if pass_rate is not None and hand.phase == BID:
         passes = [e for e in events if e["bid"] == "pass"]
