@@ -1,0 +1,602 @@
+"""Properties of random legal games of every game and variant (hypothesis draws the seeds).
+
+The test keeps its own account of where every card really is (``Truth``), from the full record, so the engine's
+knowledge, renege calls and public views are checked against the real deal and not against themselves. Which
+cards follow which suit, and which are Pitch trumps and points, are written out again here from RULINGS.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import BJ, CODES, LJ, R2, R3, RA, RJ, RT, CardError, card, make, same_colour_suit, suit_of
+from engine.hand import PLAY
+from engine.match import Match
+from engine.record import dumps, match_header, replay
+from engine.simulate import random_deal, random_event, random_events
+
+CONFIGS = [
+    ("bid_whist", {}),
+    ("bid_whist", {"bid_order": "no>high=low"}),
+    ("bid_whist", {"nt_jokers": "swap"}),
+    ("bid_whist", {"nt_jokers": "dead"}),
+    ("bid_whist", {"jokers_distinct": False}),
+    ("bid_euchre", {}),
+    ("bid_euchre", {"set_penalty": "bid"}),
+    *[("pitch", {"points": p}) for p in (5, 7, 8, 10, 11, 13, 14, 15, 16)],
+    ("pitch", {"reverse": True}),
+    ("pitch", {"dirty": True}),
+    ("pitch", {"players": 5}),
+    ("pitch", {"jokers_distinct": False}),
+    ("pitch", {"rob_to_partner": True}),
+]
+IDS = [g + "".join(f"-{k}={v}" for k, v in o.items()) for g, o in CONFIGS]
+PITCH_CONFIGS = [c for c in CONFIGS if c[0] == "pitch"]
+PITCH_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] == "pitch"]
+TRICK_CONFIGS = [c for c in CONFIGS if c[0] != "pitch"]
+TRICK_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] != "pitch"]
+
+EXAMPLES = 12  # per configuration and property: 20 configurations, so about 240 games per property
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+pass_rates = st.sampled_from([None, 0.5, 0.85])  # None: uniform over legal events (contracts mostly high)
+max_hands = st.integers(min_value=1, max_value=3)
+
+# ------------------------------------------------------------------------------------------- rules, written again
+
+
+def pitch_trumps(trump: int, points: int) -> set[int]:
+    """RULINGS.md, Pitch: the trump suit, the off-jack, both jokers; 11/13 add the off-three, 14/15/16 every
+    off-card of a point rank (A, T, 3, 2)."""
+    off = same_colour_suit(trump)
+    out = {make(r, trump) for r in range(13)} | {make(RJ, off), BJ, LJ}
+    if points in (11, 13):
+        out.add(make(R3, off))
+    if points in (14, 15, 16):
+        out |= {make(r, off) for r in (RA, RT, R3, R2)}
+    return out
+
+
+def pitch_values(trump: int, points: int) -> dict[int, int]:
+    """RULINGS.md and the README's English text: A J off-J BJ LJ T 2 one each, the 3 three; the variants."""
+    off = same_colour_suit(trump)
+    v = {make(RA, trump): 1, make(RJ, trump): 1, make(RJ, off): 1, make(RT, trump): 1, make(R2, trump): 1}
+    if points not in (5, 8, 11, 14):
+        v[BJ] = v[LJ] = 1
+    if points not in (5, 7):
+        v[make(R3, trump)] = 3
+    if points in (11, 13, 14, 15, 16):
+        v[make(R3, off)] = 3
+    if points in (14, 15, 16):
+        v[make(RA, off)] = v[make(RT, off)] = 1
+    if points in (14, 16):
+        v[make(R2, off)] = 1
+    assert sum(v.values()) == points
+    return v
+
+
+def suit_as_played(hand, c: int) -> int | None:
+    """The suit a card follows as: Bid Whist jokers are trumps (no suit at no trump); the Bid Euchre left bower
+    is a trump; a Pitch card is a trump or (non-trump) its printed suit."""
+    trump = hand.trump
+    if hand.game == "bid_whist":
+        return trump if c in (BJ, LJ) else suit_of(c)
+    if hand.game == "bid_euchre":
+        if trump is not None and c == make(RJ, same_colour_suit(trump)):
+            return trump
+        return suit_of(c)
+    return trump if c in pitch_trumps(trump, hand.options["points"]) else suit_of(c)
+
+
+def led_suit(hand, cards: list[tuple[int, int]]) -> int | None:
+    """The suit to follow: the first card that has one (a joker led at no trump sets none)."""
+    if hand.game == "pitch":
+        return hand.trump
+    for _, c in cards:
+        s = suit_as_played(hand, c)
+        if s is not None:
+            return s
+    return None
+
+
+def bits(m: int) -> set[int]:
+    return {c for c in range(54) if m >> c & 1}
+
+
+# ------------------------------------------------------------------------------------------- the real deal
+
+
+class Truth:
+    """Where each card really is, from the full record: seats, kitty, pack (in order), the face-down book."""
+
+    def __init__(self) -> None:
+        self.hands: list[set[int]] = []
+        self.kitty: set[int] = set()
+        self.pack: list[int] = []
+        self.book: set[int] = set()
+        self.seen: set[int] = set()  # played, discarded face up, burned, jokers swapped out
+
+    def hidden(self) -> set[int]:
+        return set().union(*self.hands, self.kitty, self.pack, self.book)
+
+    def _leave(self, seat: int, c: int) -> None:
+        assert c in self.hands[seat], f"seat {seat} does not hold {CODES[c]}"
+        self.hands[seat].remove(c)
+
+    def apply(self, hand, event: dict) -> None:
+        """``hand``: the engine's hand the event applies to, before it is applied."""
+        kind = event["event"]
+        seat = event.get("seat")
+        if kind == "deal":
+            self.hands = [{card(x) for x in h} for h in event["hands"]]
+            self.kitty = {card(x) for x in event.get("kitty") or []}
+            self.pack = [card(x) for x in (event.get("pack") or event.get("blind") or [])]
+            self.book, self.seen = set(), set()
+        elif kind == "declare" and hand.game == "bid_whist":
+            self.hands[seat] |= self.kitty
+            self.kitty = set()
+        elif kind == "discard":
+            for x in event["cards"]:
+                c = card(x)
+                self._leave(seat, c)
+                (self.book if hand.game == "bid_whist" else self.seen).add(c)
+        elif kind == "joker_swap":
+            j, d = card(event["joker"]), card(event["drew"])
+            self._leave(seat, j)
+            self.seen.add(j)
+            self.book.remove(d)
+            self.hands[seat].add(d)
+        elif kind == "exchange":
+            c = card(event["card"])
+            to = hand.partner if seat == hand.declarer else hand.declarer
+            self._leave(seat, c)
+            self.hands[to].add(c)
+        elif kind in ("draw", "rob"):
+            n = len(event["cards"])
+            got, self.pack = self.pack[:n], self.pack[n:]
+            assert [CODES[c] for c in got] == [CODES[card(x)] for x in event["cards"]]
+            self.hands[seat] |= set(got)
+        elif kind == "burn":
+            for x in event["cards"]:
+                self._leave(seat, card(x))
+                self.seen.add(card(x))
+        elif kind == "play":
+            c = card(event["card"])
+            if c not in self.hands[seat] and c in (BJ, LJ) and not hand.options.get("jokers_distinct", True):
+                c = LJ if c == BJ else BJ
+            self._leave(seat, c)
+            self.seen.add(c)
+        total = len(self.seen) + sum(len(h) for h in self.hands) + len(self.kitty) + len(self.pack) + len(self.book)
+        assert total == hand.deck_mask.bit_count()
+
+
+def blank(game: str, event: dict) -> dict:
+    """The same event as a table without a dealing machine records it: hidden cards as null."""
+    e = dict(event)
+    kind = e["event"]
+    if kind == "deal":
+        e["hands"] = None
+        for key in ("kitty", "pack", "blind"):
+            if key in e:
+                e[key] = None
+    elif kind == "discard" and game == "bid_whist":
+        e["cards"] = [None] * len(e["cards"])
+    elif kind == "joker_swap":
+        e["drew"] = None
+    elif kind == "exchange":
+        e["card"] = None
+    elif kind in ("draw", "rob"):
+        e["cards"] = [None] * len(e["cards"])
+    return e
+
+
+# ------------------------------------------------------------------------------------------- checks
+
+
+def check_knowledge(hand, truth: Truth, known: bool) -> None:
+    """Cards are conserved: the knowledge's locations plus the cards seen hold every card of the deck once,
+    and the knowledge is sound (each real card is possible where it is; certain cards are really there)."""
+    k = hand.knowledge
+    if k is None:
+        return
+    deck = hand.deck_mask
+    seen = 0
+    for c in truth.seen:
+        seen |= 1 << c
+    union = 0
+    certain_union = 0
+    for loc in range(len(k.names)):
+        p, c, n = k.possible[loc], k.certain[loc], k.count[loc]
+        assert c & ~p == 0, f"{k.names[loc]}: certain cards that are not possible"
+        assert certain_union & c == 0, f"{k.names[loc]}: a card certain in two places"
+        certain_union |= c
+        assert c.bit_count() <= n <= p.bit_count(), f"{k.names[loc]}: {n} cards, {c.bit_count()}..{p.bit_count()}"
+        union |= p
+    assert union & seen == 0, "a card seen is still possible in a location"
+    assert union | seen == deck, "a card of the deck is nowhere"
+    assert sum(k.count) + len(truth.seen) == deck.bit_count()
+    real = {f"seat {s}": h for s, h in enumerate(truth.hands)}
+    real.update({"kitty": truth.kitty, "discard book": truth.book, "pack": set(truth.pack), "unread discards": set()})
+    for loc, name in enumerate(k.names):
+        there = real[name]
+        m = 0
+        for c in there:
+            m |= 1 << c
+        assert k.count[loc] == len(there), f"{name}: counted {k.count[loc]}, really {len(there)}"
+        assert m & ~k.possible[loc] == 0, f"{name}: really holds {[CODES[c] for c in there]} not all possible"
+        assert k.certain[loc] & ~m == 0, f"{name}: certain of cards it does not hold"
+        if known:
+            assert k.certain[loc] == m == k.possible[loc], f"{name}: the hands are known, so is {name}"
+
+
+def check_tricks(hand, starts: dict, legal: bool) -> None:
+    """One card per active seat in every trick (Pitch: per seat still holding cards)."""
+    for i, t in enumerate(hand.tricks, start=1):
+        seats = [s for s, _ in t.cards]
+        assert len(seats) == len(set(seats)), f"trick {i}: a seat played twice"
+        if hand.game == "pitch":
+            expected = {s for s, h in enumerate(starts[(hand.number, i)]) if h}
+        elif hand.game == "bid_euchre" and hand.contract in ("single", "double"):
+            expected = {s for s in range(4) if s != hand.partner}
+        else:
+            expected = set(range(4))
+        if legal:
+            assert set(seats) == expected, f"trick {i}: seats {sorted(seats)}, active {sorted(expected)}"
+            # and every card follows suit when the seat could (the rules written again, on the real hands)
+            for j, (seat, c) in enumerate(t.cards):
+                led = led_suit(hand, t.cards[:j])
+                held = starts[(hand.number, i)][seat]
+                if led is not None and any(suit_as_played(hand, x) == led for x in held):
+                    assert suit_as_played(hand, c) == led, f"trick {i}: seat {seat} played {CODES[c]}, held {held}"
+        else:
+            assert set(seats) <= expected
+
+
+def card_strings(obj) -> set[int]:
+    """Every card code anywhere in a JSON-able structure."""
+    out = set()
+    if isinstance(obj, dict):
+        for key, v in obj.items():
+            out |= card_strings(key) | card_strings(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            out |= card_strings(v)
+    elif isinstance(obj, str):
+        try:
+            out.add(card(obj))
+        except CardError:
+            pass
+    return out
+
+
+def check_public(match: Match, hand, truth: Truth) -> None:
+    """A public view never shows a card that is in a seat's hand, the kitty, the pack or face down."""
+    hidden = truth.hidden()
+    for view in (match.public_view(), hand.public_view()):
+        shown = card_strings(json.loads(json.dumps(view)))
+        leak = shown & hidden
+        assert not leak, f"public view shows hidden {[CODES[c] for c in leak]}: {view}"
+
+
+def check_renege_real(hand, r, starts: dict) -> None:
+    """A renege call is real: its proof is a card of the suit led that the seat really held then (Pitch: a trump
+    really held when skipped; a non-trump played really is one)."""
+    assert r.proof is not None, f"renege without proof: {r}"
+    held = starts[(hand.number, r.trick)][r.seat]
+    trick = hand.tricks[r.trick - 1] if r.trick <= len(hand.tricks) else hand.trick
+    led = led_suit(hand, trick.cards)
+    assert r.led == led, f"{r}: the suit led was {led}"
+    if r.kind == "non-trump played":
+        assert r.card is not None and suit_as_played(hand, r.card) != hand.trump, f"{r}: played a trump"
+        assert r.proof == r.card or (r.proof in held and suit_as_played(hand, r.proof) == hand.trump), r
+    elif r.kind == "holding out":
+        assert r.card is None
+        assert r.proof in held and suit_as_played(hand, r.proof) == hand.trump, f"{r}: held {held}"
+        assert r.seat not in {s for s, _ in trick.cards}, f"{r}: the seat did play to that trick"
+    else:
+        assert r.kind == "renege"
+        assert r.card is not None and suit_as_played(hand, r.card) != led, f"{r}: the card follows suit"
+        assert (r.seat, r.card) in trick.cards
+        assert r.proof in held, f"{r}: seat {r.seat} did not hold {CODES[r.proof]} (held {sorted(held)})"
+        assert suit_as_played(hand, r.proof) == led, f"{r}: the proof is not of the suit led"
+
+
+class Run:
+    """The events replayed through a fresh match, step by step, with the real deal kept beside it."""
+
+    def __init__(self, config, events: list[dict], blanked: bool = False, each_step=None) -> None:
+        game, options = config
+        self.match = Match(game, options)
+        self.truth = Truth()
+        self.starts: dict[tuple[int, int], list[set[int]]] = {}  # (hand, trick) -> the real hands at its start
+        self.hands = []
+        for event in events:
+            hand = self.match.hand
+            if event["event"] == "play":
+                key = (hand.number, len(hand.tricks) + 1)
+                self.starts.setdefault(key, [set(h) for h in self.truth.hands])
+            self.truth.apply(hand, event)
+            self.match.apply(blank(game, event) if blanked else event)
+            if not self.hands or self.hands[-1] is not hand:
+                self.hands.append(hand)
+            if each_step is not None:
+                each_step(self, hand)
+
+
+def legal_game(config, seed: int, pass_rate, n_hands: int) -> list[dict]:
+    game, options = config
+    return random_events(Match(game, options), random.Random(seed), max_hands=n_hands, pass_rate=pass_rate)
+
+
+# ------------------------------------------------------------------------------------------- legal games
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_cards_are_conserved(config, seed, pass_rate, n_hands):
+    events = legal_game(config, seed, pass_rate, n_hands)
+
+    def step(run, hand):
+        check_knowledge(hand, run.truth, known=True)
+        check_tricks(hand, run.starts, legal=True)
+
+    run = Run(config, events, each_step=step)
+    assert run.hands and all(h.is_terminal() for h in run.hands)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_cards_are_conserved_with_hands_unknown(config, seed, pass_rate, n_hands):
+    events = legal_game(config, seed, pass_rate, n_hands)
+
+    def step(run, hand):
+        check_knowledge(hand, run.truth, known=False)
+        check_tricks(hand, run.starts, legal=True)
+
+    Run(config, events, blanked=True, each_step=step)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_a_legal_game_has_no_renege_and_no_suspicion(config, seed, pass_rate, n_hands):
+    events = legal_game(config, seed, pass_rate, n_hands)
+    for blanked in (False, True):
+        run = Run(config, events, blanked=blanked)
+        for hand in run.hands:
+            assert hand.reneges == [], f"blanked={blanked}: {hand.reneges}"
+            assert hand.suspicions == [], f"blanked={blanked}: {hand.suspicions}"
+            if blanked:
+                kinds = {i["kind"] for i in hand.irregularities}
+                assert "suspected renege" not in kinds and "out of turn" not in kinds, hand.irregularities
+            else:
+                assert hand.irregularities == [], hand.irregularities
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_hidden_hands_change_no_score_of_a_legal_game(config, seed, pass_rate, n_hands):
+    events = legal_game(config, seed, pass_rate, n_hands)
+    known = Run(config, events).match
+    unknown = Run(config, events, blanked=True).match
+    assert unknown.scores == known.scores
+    assert unknown.winner == known.winner
+    for a, b in zip(known.hands, unknown.hands, strict=True):
+        assert (a.score, a.final_taken, a.declarer, a.contract) == (b.score, b.final_taken, b.declarer, b.contract)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_a_record_replays_to_the_same_result(config, seed, pass_rate, n_hands):
+    game, options = config
+    match = Match(game, options)
+    events = random_events(match, random.Random(seed), max_hands=n_hands, pass_rate=pass_rate)
+    text = dumps([match_header(match), *events])
+    again = replay(text.splitlines())
+    assert again.result() == match.result()
+    assert json.dumps(again.result()) == json.dumps(match.result())
+    # and once more from a fresh match fed the parsed record (nothing shared with the first run)
+    assert replay(dumps([match_header(again), *events]).splitlines()).result() == match.result()
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_public_views_never_show_a_hidden_card(config, seed, pass_rate, n_hands):
+    events = legal_game(config, seed, pass_rate, n_hands)
+    for blanked in (False, True):
+        Run(config, events, blanked=blanked, each_step=lambda run, hand: check_public(run.match, hand, run.truth))
+
+
+@pytest.mark.parametrize("config", PITCH_CONFIGS, ids=PITCH_IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
+def test_pitch_points_are_conserved(config, seed, pass_rate, n_hands):
+    """Every point of the variant is taken by someone, or was burned or thrown away (out of play)."""
+    events = legal_game(config, seed, pass_rate, n_hands)
+    run = Run(config, events)
+    for hand in run.hands:
+        values = pitch_values(hand.trump, hand.options["points"])
+        played = {c for t in hand.tricks for _, c in t.cards}
+        hand_events = [e for e in hand.events if e["event"] in ("burn", "discard")]
+        out_of_play = {card(x) for e in hand_events for x in e["cards"]}
+        assert not played & out_of_play
+        lost = sum(values.get(c, 0) for c in out_of_play)
+        assert sum(hand.points_by_seat) + lost == hand.options["points"], (hand.points_by_seat, lost)
+
+
+# ------------------------------------------------------------------------------------------- injected reneges
+
+
+def drive(config, seed: int, pass_rate, at: int, how: str):
+    """A random game with one renege injected at the first chance from the ``at``-th play on; returns the events
+    and (hand number, trick, seat, card) of the renege, or None when the game gave no chance.
+
+    ``how``: "follow" (Bid Whist, Bid Euchre: a seat holding the led suit plays another suit), "skip" (Pitch: the
+    seat after the one on turn plays, so a seat holding a trump is skipped), "keep" (Pitch: a seat keeps one
+    non-trump through the discard and later plays it)."""
+    game, options = config
+    rng = random.Random(seed)
+    match = Match(game, options)
+    truth = Truth()
+    events: list[dict] = []
+    plays = 0
+    injected = None
+    kept: tuple[int, int] | None = None
+    while not match.is_terminal() and len(match.hands) <= 3:
+        hand = match.hand
+        event = None
+        play_due = hand.phase == PLAY
+        if hand.current_player() == -1:
+            event = random_deal(hand, rng)
+        elif how == "keep" and hand.phase == "exchange" and (kept is not None or _first_discard(hand)):
+            event, kept = _pitch_exchange_keeping(hand, truth, rng, kept)
+            if event is None:  # the kept card was the seat's only non-trump: go on with the next step
+                event, kept = _pitch_exchange_keeping(hand, truth, rng, kept)
+            play_due = event is None
+        if play_due:
+            if hand.phase == PLAY:
+                seat = hand.play_turn()
+            else:  # Pitch: the first play ends the exchange
+                seat = _pitch_first_leader(hand, truth)
+            trick_no = len(hand.tricks) + 1
+            mine = truth.hands[seat]
+            cards = hand.trick.cards if hand.phase == PLAY else []
+            led = led_suit(hand, cards) if cards or hand.game == "pitch" else None
+            if injected is None and plays >= at and how == "follow" and led is not None:
+                off = sorted(c for c in mine if suit_as_played(hand, c) != led)
+                if off and any(suit_as_played(hand, c) == led for c in mine):
+                    c = rng.choice(off)
+                    event = {"event": "play", "seat": seat, "card": CODES[c]}
+                    injected = (hand.number, trick_no, seat, c)
+            elif injected is None and plays >= at and how == "skip" and hand.phase == PLAY:
+                played = {s for s, _ in cards}
+                later = [(seat + i) % hand.n_players for i in range(1, hand.n_players)]
+                nxt = next((s for s in later if s in hand.active and s not in played), None)
+                if nxt is not None and any(suit_as_played(hand, c) == hand.trump for c in mine):
+                    c = rng.choice(sorted(truth.hands[nxt]))
+                    event = {"event": "play", "seat": nxt, "card": CODES[c]}
+                    injected = (hand.number, trick_no, seat, None)
+            elif injected is None and how == "keep" and kept is not None and kept[0] == seat:
+                if plays >= at or not any(suit_as_played(hand, c) == hand.trump for c in mine):
+                    event = {"event": "play", "seat": seat, "card": CODES[kept[1]]}
+                    injected = (hand.number, trick_no, seat, kept[1])
+            if event is None:
+                follow = [c for c in sorted(mine) if suit_as_played(hand, c) == led] if led is not None else []
+                event = {"event": "play", "seat": seat, "card": CODES[rng.choice(follow or sorted(mine))]}
+            plays += 1
+        if event is None:
+            event = random_event(match, rng, pass_rate)
+        truth.apply(hand, event)
+        match.apply(event)
+        events.append(event)
+        if hand.is_terminal() and kept is not None and injected is None:
+            return events, None  # cannot happen: the seat holds the kept card until it plays it
+        if injected is not None and hand.is_terminal() and hand.number == injected[0]:
+            break
+    return events, injected
+
+
+def _first_discard(hand) -> bool:
+    events = hand.legal_events()
+    return len(events) == 1 and events[0]["event"] == "discard"
+
+
+def _pitch_first_leader(hand, truth: Truth) -> int:
+    seat = hand.declarer
+    for _ in range(hand.n_players):
+        if truth.hands[seat]:
+            return seat
+        seat = (seat + 1) % hand.n_players
+    return hand.declarer
+
+
+def _pitch_exchange_keeping(hand, truth: Truth, rng: random.Random, kept):
+    """Pitch's discard, refill, rob and burn (RULINGS.md) as the engine's legal events give them, except that
+    one seat keeps one non-trump: ``kept`` = (seat, card, hand number). Returns (event, kept); event None when
+    play is due."""
+    trumps = pitch_trumps(hand.trump, hand.options["points"])
+    values = pitch_values(hand.trump, hand.options["points"])
+    n = hand.n_players
+    if kept is None:
+        step = hand.legal_events()[0]
+        cards = [card(x) for x in step["cards"]]
+        c = rng.choice(cards)
+        rest = [x for x in cards if x != c]
+        kept = (step["seat"], c, hand.number)
+        return ({"event": "discard", "seat": step["seat"], "cards": [CODES[x] for x in rest]} if rest else None), kept
+    seat_k, card_k, _ = kept
+    for seat in [(hand.dealer + 1 + i) % n for i in range(n)]:
+        junk = sorted(c for c in truth.hands[seat] if c not in trumps and (seat, c) != (seat_k, card_k))
+        if junk:
+            return {"event": "discard", "seat": seat, "cards": [CODES[c] for c in junk]}, kept
+    order = hand.draw_order()
+    for seat in order:
+        if seat in hand.drawn or (hand.drawn and order.index(seat) < order.index(hand.drawn[-1])):
+            continue
+        want = min(max(0, 6 - len(truth.hands[seat])), len(truth.pack))
+        if want:
+            return {"event": "draw", "seat": seat, "cards": [CODES[c] for c in truth.pack[:want]]}, kept
+    if not hand.robbed and truth.pack:
+        return {"event": "rob", "seat": hand.declarer, "cards": [CODES[c] for c in truth.pack]}, kept
+    for seat in range(n):
+        h = truth.hands[seat]
+        if len(h) > 6:
+            spare = sorted((c for c in h if (seat, c) != (seat_k, card_k)), key=lambda c: (c in values, c))
+            return {"event": "burn", "seat": seat, "cards": [CODES[c] for c in spare[: len(h) - 6]]}, kept
+    return None, kept
+
+
+INJECT = [(c, "follow") for c in TRICK_CONFIGS] + [(c, h) for c in PITCH_CONFIGS for h in ("skip", "keep")]
+INJECT_IDS = [f"{i}-follow" for i in TRICK_IDS] + [f"{i}-{h}" for i in PITCH_IDS for h in ("skip", "keep")]
+
+
+@pytest.mark.parametrize(("config", "how"), INJECT, ids=INJECT_IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, at=st.integers(min_value=0, max_value=30))
+def test_an_injected_renege_is_caught_and_never_invented(config, how, seed, pass_rate, at):
+    events, injected = drive(config, seed, pass_rate, at, how)
+    if injected is None:
+        events, injected = drive(config, seed, pass_rate, 0, how)
+    assume(injected is not None)
+    number, trick_no, seat, c = injected
+
+    # hands known: exactly the injected renege is called, proven, for that seat and trick
+    run = Run(config, events, each_step=lambda run, hand: check_knowledge(hand, run.truth, known=True))
+    hand = run.hands[number - 1]
+    assert hand.is_terminal()
+    assert [(r.seat, r.trick) for r in hand.reneges] == [(seat, trick_no)], (injected, hand.reneges, hand.suspicions)
+    r = hand.reneges[0]
+    assert r.card == c and r.established
+    check_renege_real(hand, r, run.starts)
+    kind = {"follow": "renege", "skip": "holding out", "keep": "non-trump played"}[how]
+    assert r.kind == kind
+    for other in run.hands:
+        if other is not hand:
+            assert other.reneges == [] and other.suspicions == []
+
+    # the same record replays to the same result
+    text = dumps([match_header(run.match), *events])
+    assert replay(text.splitlines()).result() == run.match.result()
+
+    # hands unknown: every renege called is real; the other hands stay clean
+    blind = Run(config, events, blanked=True, each_step=lambda run, hand: check_knowledge(hand, run.truth, False))
+    for h in blind.hands:
+        for r in h.reneges:
+            check_renege_real(h, r, blind.starts)
+            assert (h.number, r.seat, r.trick) == (number, seat, trick_no)
+        if h.number != number:
+            assert h.reneges == [] and h.suspicions == []
+        for s in h.suspicions:
+            assert (h.number, s.seat, s.trick) == (number, seat, trick_no), s
