@@ -201,6 +201,9 @@ class BidWhistHand(Hand):
         parsed = [None if x is None else self._card(x) for x in cards]
         if len({c for c in parsed if c is not None}) != len([c for c in parsed if c is not None]):
             raise IllegalEvent("a card is discarded twice")
+        for c in parsed:  # a refused discard must leave the hand as it was: check every card first
+            if c is not None and not k.possible[seat] >> c & 1:
+                raise IllegalEvent(f"seat {seat} cannot hold {CODES[c]}")
         for c in parsed:
             k.move(seat, BOOK, c)
         self.taken[self.side_of(seat)] += 1
@@ -242,15 +245,21 @@ class BidWhistHand(Hand):
         joker = self._card(event["joker"])
         if joker not in (BJ, LJ):
             raise IllegalEvent(f"{CODES[joker]} is not a joker")
-        if self.swaps_left is not None:
-            if not self.swaps_left or self.swaps_left[0] != joker:
-                raise IllegalEvent(f"no swap of {CODES[joker]} is due now")
-            self.swaps_left.pop(0)
+        if self.swaps_left is not None and (not self.swaps_left or self.swaps_left[0] != joker):
+            raise IllegalEvent(f"no swap of {CODES[joker]} is due now")
         k = self.knowledge
         assert k is not None
-        k.leave(seat, joker)
         drew = event.get("drew")
-        k.move(BOOK, seat, None if drew is None else self._card(drew))
+        drawn = None if drew is None else self._card(drew)
+        # A refused swap must leave the hand as it was: check the joker and the card drawn before any change.
+        if not k.possible[seat] >> joker & 1:
+            raise IllegalEvent(f"seat {seat} cannot hold {CODES[joker]}")
+        if drawn is not None and not k.possible[BOOK] >> drawn & 1:
+            raise IllegalEvent(f"{CODES[drawn]} is not one of the discards")
+        if self.swaps_left is not None:
+            self.swaps_left.pop(0)
+        k.leave(seat, joker)
+        k.move(BOOK, seat, drawn)
         if self.swaps_left == []:
             self.start_play(self.declarer)  # type: ignore[arg-type]
 

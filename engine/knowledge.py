@@ -94,12 +94,12 @@ class Knowledge:
         """A card goes from ``src`` to ``dst`` without being shown; ``c`` is None when nobody read it."""
         if self.count[src] <= 0:
             raise KnowledgeError(f"{self.names[src]} has no card to give")
+        if c is not None and not self.possible[src] >> c & 1:  # checked before anything changes
+            raise KnowledgeError(f"{self.names[src]} cannot hold {CODES[c]}")
         self.count[src] -= 1
         self.count[dst] += 1
         if c is not None:
             bit = 1 << c
-            if not self.possible[src] & bit:
-                raise KnowledgeError(f"{self.names[src]} cannot hold {CODES[c]}")
             keep = ~bit
             self.possible = [p & keep for p in self.possible]
             self.certain = [p & keep for p in self.certain]
