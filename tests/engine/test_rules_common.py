@@ -341,4 +341,3 @@ def test_out_of_turn_lead_is_not_a_renege_by_the_seat_on_turn():
     assert hand.irregularities == [{"kind": "out of turn", "seat": 0, "trick": 11, "card": "TC", "turn": 1}]
     m.apply({"event": "play", "seat": 1, "card": "KC"})
     assert hand.reneges == [] and hand.suspicions == []
-
