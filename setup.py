@@ -20,6 +20,7 @@ if os.environ.get("CARDREF_COMPILE") == "1":
             "engine/pitch.py",
             "engine/options.py",
             "engine/match.py",
+            "engine/shuffle.py",
         ],
         opt_level="3",
     )

@@ -140,7 +140,15 @@ class Hand:
         if name is None:
             raise IllegalEvent(f"unknown event {kind!r} for {self.game}")
         try:
-            getattr(self, name)(event)
+            # The common events are called directly (a compiled build calls them natively).
+            if kind == "play":
+                self._apply_play(event)
+            elif kind == "bid":
+                self._apply_bid(event)
+            elif kind == "declare":
+                self._apply_declare(event)
+            else:
+                getattr(self, name)(event)
         except KnowledgeError as exc:
             raise IllegalEvent(str(exc)) from None
         except (KeyError, TypeError) as exc:
@@ -491,7 +499,11 @@ class Hand:
     def _hand_over(self) -> bool:
         k = self.knowledge
         assert k is not None
-        return all(k.count[s] == 0 for s in self.active)
+        count = k.count
+        for s in self.active:
+            if count[s]:
+                return False
+        return True
 
     def _end_hand(self) -> None:
         """The hand ends: every call is established, suspicions are settled as far as the cards allow."""

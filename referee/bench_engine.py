@@ -22,6 +22,7 @@ from engine.cards import cards_of
 from engine.hand import DONE, PLAY, Hand
 from engine.match import hand_class
 from engine.options import validate
+from engine.shuffle import shuffle
 
 CONTENDERS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bid_euchre", {}),
@@ -42,7 +43,6 @@ def deal_runner(game: str, options: dict[str, Any], seed: int = 1) -> Callable[[
     cls = hand_class(game)
     rng = random.Random(seed)
     choice = rng.choice
-    shuffle = rng.shuffle
     probe: Hand = cls(opts, 0)
     deck = cards_of(cls.deck_mask)
     cuts: list[tuple[int, int]] = []
@@ -56,7 +56,7 @@ def deal_runner(game: str, options: dict[str, Any], seed: int = 1) -> Callable[[
         hand = cls(opts, counter[0] % probe.n_players)
         counter[0] += 1
         cards = deck[:]
-        shuffle(cards)
+        shuffle(cards, rng)
         hand.deal([cards[a:b] for a, b in cuts])  # type: ignore[misc]
         while hand.phase != DONE:
             if hand.phase == PLAY:
