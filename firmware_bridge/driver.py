@@ -283,6 +283,8 @@ class Dealer:
         keys = derive_session(self.pair_key, nonce, reply.device_nonce, reply.boot_id)
         self._state_event.clear()
         self._sealer, self._opener = Sealer(keys.host_to_device), Opener(keys.device_to_host)
+        if self.info is not None:
+            self.stats["reconnects"] += 1
         if self.info is not None and self.info.boot_id != reply.boot_id:
             self.stats["device_resets"] += 1
             log.warning("dealing machine was reset (boot id changed); resuming from its state report")
@@ -311,7 +313,6 @@ class Dealer:
             self.transport.close()
             try:
                 await self._connect(loop.time() + self.timeouts.connect)
-                self.stats["reconnects"] += 1
             except DealerError as exc:
                 log.warning("dealing machine: reconnect failed (%s); trying again", exc)
                 self._down.set()

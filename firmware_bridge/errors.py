@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from firmware_bridge.messages import FAULT_MESSAGES, Fault, FaultDetail, Reply, StateReport
 
+DECK_CHECK_FAULTS = (Fault.MISSING_CARD, Fault.EXTRA_CARD, Fault.DUPLICATE_CARD, Fault.FOREIGN_CARD)
+DECK_CHECK_MESSAGE = (
+    "the deck check failed: take the rejected cards from the reject tray, add the missing ones, load again"
+)
+
 
 class DealerError(Exception):
     """Anything that went wrong talking to the dealing machine."""
@@ -37,9 +42,13 @@ class DeviceFault(DealerError):
         self.detail: FaultDetail = reply.detail
         self.state: StateReport | None = reply.state
         where = f", pocket {reply.detail.pocket}" if reply.detail.pocket is not None else ""
+        why = f" ({reply.detail.reason})" if reply.detail.reason else ""
+        text = FAULT_MESSAGES[reply.status]
+        if op_name == "LOAD" and reply.status in DECK_CHECK_FAULTS:
+            text = DECK_CHECK_MESSAGE
         super().__init__(
             f"dealing machine: {reply.status.name.lower()} during {op_name} {reply.cmd_id}{where}: "
-            f"{FAULT_MESSAGES[reply.status]}{self._findings()}"
+            f"{text}{why}{self._findings()}"
         )
 
     def _findings(self) -> str:

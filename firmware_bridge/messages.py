@@ -350,13 +350,15 @@ class FaultDetail:
     duplicate: tuple[str | None, ...] = ()
     foreign: tuple[str | None, ...] = ()
     count: int = 0  # cards read (LOAD) or sensed (POCKET_COUNT)
+    reason: str = ""  # why a command was refused (ASCII, never a card identity)
 
     def encode(self) -> bytes:
         out = bytes([NO_POCKET if self.pocket is None else self.pocket]) + cards_to_bytes([self.card])
         out += self.count.to_bytes(2, "big")
         for lst in (self.missing, self.extra, self.duplicate, self.foreign):
             out += _cards(list(lst))
-        return out
+        reason = self.reason.encode("ascii", "replace")[:255]
+        return out + bytes([len(reason)]) + reason
 
     @classmethod
     def read(cls, r: _Reader) -> FaultDetail:
@@ -367,7 +369,8 @@ class FaultDetail:
             raise MessageError(f"{r.what}: {exc}") from None
         count = r.u16()
         lists = [tuple(r.cards()) for _ in range(4)]
-        return cls(None if pocket == NO_POCKET else pocket, card, *lists, count=count)
+        reason = r.take(r.u8()).decode("ascii", "replace")
+        return cls(None if pocket == NO_POCKET else pocket, card, *lists, count=count, reason=reason)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,9 @@ class SimpleDealer:
         self._closed = False
 
     @classmethod
-    def open(cls, port: str | Transport, pair_key: bytes, *, timeouts: Timeouts | None = None) -> SimpleDealer:
+    def open(
+        cls, port: str | Transport, pair_key: bytes, *, timeouts: Timeouts | None = None
+    ) -> SimpleDealer:
         """Open ``port`` (pyserial URL, device path or Transport) and connect."""
         loop = asyncio.new_event_loop()
         thread = threading.Thread(target=loop.run_forever, name="dealer-loop", daemon=True)

@@ -357,7 +357,7 @@ class Device:
                 continue
             except MessageError as exc:
                 log.info("dealer firmware: command %d refused: %s", cmd.cmd_id, exc)
-                reply = Reply(cmd.cmd_id, Fault.BAD_COMMAND, FaultDetail(), self.state())
+                reply = Reply(cmd.cmd_id, Fault.BAD_COMMAND, FaultDetail(reason=str(exc)), self.state())
             with self._cond:
                 if self.boot_id != boot:
                     continue
@@ -443,7 +443,7 @@ class Device:
 
         def bad(why: str) -> Reply:
             log.info("dealer firmware: command %d refused: %s", cmd.cmd_id, why)
-            return self._reply(cmd, Fault.BAD_COMMAND)
+            return self._reply(cmd, Fault.BAD_COMMAND, FaultDetail(reason=why))
 
         if cmd.op is Op.DEAL:
             counts = parse_args_deal(cmd.args)

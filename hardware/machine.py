@@ -183,6 +183,7 @@ class Machine:
         self.door_open = False
         self.armed: list[FaultKind] = []
         self.expected: list[str] | None = None  # the verified deck
+        self.check_refused: set[int] = set()  # serials the last deck check sent to the reject tray
         self.stop_event = threading.Event()
         self.mechanism_seconds = 0.0  # time the mechanism spent working (for the benchmark)
         self.faults_raised: dict[FaultKind, int] = {}
@@ -199,25 +200,19 @@ class Machine:
             return [*self.hopper, *(c for p in self.pockets for c in p), *self.reject, *self.floor]
 
     def inject(self, kind: FaultKind) -> None:
-        """Arm a fault to strike now (deck faults) or at the next card fed (mechanism faults)."""
+        """Arm a fault: foreign, duplicate and extra cards go on top of the hopper now; the others strike at
+        the next card fed (missing: a card falls out of the hopper; hopper empty: the rest is lifted out)."""
         with self.lock:
             if kind is FaultKind.FOREIGN:
                 self.hopper.insert(0, self._new_card(self.rng.choice(full_deck()), FOREIGN_BACK))
             elif kind is FaultKind.DUPLICATE:
                 source = self.rng.choice(self.all_cards())
                 self.hopper.insert(0, self._new_card(source.face))
-            elif kind is FaultKind.MISSING:
-                if self.hopper:
-                    self.floor.append(self.hopper.pop(self.rng.randrange(len(self.hopper))))
             elif kind is FaultKind.EXTRA:
                 faces = {c.face for c in self.all_cards()}
                 spare = [f for f in full_deck() if f not in faces]
                 if spare:
                     self.hopper.insert(0, self._new_card(self.rng.choice(spare)))
-            elif kind is FaultKind.HOPPER_EMPTY:
-                # The operator lifts the remaining cards out of the hopper; they are put back on resume.
-                self.floor.extend(self.hopper)
-                self.hopper.clear()
             else:
                 self.armed.append(kind)
 
@@ -245,7 +240,10 @@ class Machine:
                 pocket.clear()
             rejects, self.reject = self.reject, []
             for card in rejects:
-                (self.removed if card.back != HOME_BACK else self.hopper).append(card)
+                # Cards the last deck check refused are taken away; cards a deal rejected go back.
+                refused = card.back != HOME_BACK or card.serial in self.check_refused
+                (self.removed if refused else self.hopper).append(card)
+            self.check_refused = set()
             self.door_open = False
 
     def open_door(self) -> None:
@@ -299,6 +297,7 @@ class Machine:
             with self.lock:
                 self.hopper.remove(card)
                 self.reject.append(card)
+                self.check_refused.add(card.serial)
             if progress:
                 progress(i + 1, len(cards))
         missing = [c for c in expected if c not in seen]
@@ -334,6 +333,14 @@ class Machine:
             raise MechanismFault(FaultKind.DOOR_OPEN)
         if self._strikes(FaultKind.POWER_LOST):
             raise PowerLoss()
+        if self._strikes(FaultKind.MISSING):
+            with self.lock:  # a card falls out of the hopper onto the floor
+                if self.hopper:
+                    self.floor.append(self.hopper.pop(self.rng.randrange(len(self.hopper))))
+        if self._strikes(FaultKind.HOPPER_EMPTY):
+            with self.lock:  # someone lifts the rest of the cards out of the hopper
+                self.floor.extend(self.hopper)
+                self.hopper.clear()
         with self.lock:
             if not self.hopper:
                 missing = self._unaccounted()

@@ -92,7 +92,9 @@ def compare(host: DealResult, sim: SimulatedDealer, pattern: tuple[int, ...]) ->
     return lost, duplicated
 
 
-async def _deal_with_recovery(dealer: Dealer, pattern: tuple[int, ...], result: SoakResult) -> DealResult | None:
+async def _deal_with_recovery(
+    dealer: Dealer, pattern: tuple[int, ...], result: SoakResult
+) -> DealResult | None:
     """Deal; on a fault, count it and resume (the simulated operator fixes the cause), at most 20 times."""
     try:
         return await dealer.deal(pattern)

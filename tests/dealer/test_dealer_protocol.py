@@ -52,7 +52,8 @@ class RawHost:
 
     def hello(self):
         nonce = new_nonce()
-        self.raw_send(Sealer(hello_keys(self.key)).seal(MsgType.HELLO, Hello(PROTOCOL_VERSION, nonce).encode(), seq=0))
+        hello = Hello(PROTOCOL_VERSION, nonce).encode()
+        self.raw_send(Sealer(hello_keys(self.key)).seal(MsgType.HELLO, hello, seq=0))
         body = self._next_body(2.0)
         while body[1] != MsgType.HELLO_REPLY:  # frames of the previous session still in the pipe
             body = self._next_body(2.0)

@@ -1,0 +1,325 @@
+"""The host driver against the simulated machine over a real pseudo-terminal (and through the relay)."""
+
+import collections
+import os
+import threading
+import time
+
+import pytest
+
+from firmware_bridge.cards import deal_pattern, deck_for
+from firmware_bridge.driver import Timeouts
+from firmware_bridge.errors import (
+    CommandRefused,
+    DoorOpenError,
+    DoubleFeedError,
+    DuplicateCardError,
+    EmergencyStopError,
+    ExtraCardError,
+    ForeignCardError,
+    HopperEmptyError,
+    JamError,
+    LinkError,
+    MissingCardError,
+    PocketCountError,
+    PowerLostError,
+    UnreadableCardError,
+)
+from firmware_bridge.framing import encode_frame
+from firmware_bridge.security import new_key
+from firmware_bridge.simple import SimpleDealer
+from hardware.channels import make_pty
+from hardware.machine import FaultKind, Timing
+from hardware.relay import Relay
+from hardware.sim import SimulatedDealer
+from hardware.soak import SoakConfig, run_soak
+
+WHIST = deal_pattern("bid_whist")
+
+
+@pytest.fixture
+def key():
+    return new_key()
+
+
+@pytest.fixture
+def sim(key):
+    machine = SimulatedDealer(key, seed=11, fast=True).start()
+    yield machine
+    machine.close()
+
+
+@pytest.fixture
+def dealer(sim, key):
+    d = SimpleDealer.open(sim.path, key, timeouts=Timeouts.fast())
+    yield d
+    d.close()
+
+
+def physical(sim):
+    return [tuple(c.face for c in p) for p in sim.machine.pockets]
+
+
+def assert_exact(result, sim, pattern):
+    """The host's pockets are the physical pockets, card for card, and every card is there once."""
+    assert [tuple(p) for p in result.pockets] == physical(sim)
+    assert [len(p) for p in result.pockets] == list(pattern)
+    faces = [c for p in result.pockets for c in p]
+    assert len(faces) == len(set(faces))
+    serials = [c.serial for p in sim.machine.pockets for c in p]
+    assert len(serials) == len(set(serials))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("game", ["bid_whist", "bid_euchre", "pitch"])
+def test_the_host_opens_the_pty_as_a_device_path_and_deals_every_game(key, game):
+    deck = deck_for(game)
+    with SimulatedDealer(key, seed=11, fast=True, deck=deck) as sim:
+        assert sim.path.startswith("/dev/pts/")
+        with SimpleDealer.open(sim.path, key, timeouts=Timeouts.fast()) as dealer:
+            assert dealer.info.pockets == 5 and dealer.state.hopper == len(deck)
+            assert dealer.load(deck) == len(deck)
+            dealer.shuffle()
+            seen = []
+            dealer.on_card(lambda cmd, pocket, card: seen.append((pocket, card)))
+            result = dealer.deal(deal_pattern(game))
+            assert_exact(result, sim, deal_pattern(game))
+            assert seen == list(result.reads)  # card by card, in order, each once
+            assert dealer.status().hopper == len(deck) - sum(deal_pattern(game))
+
+
+@pytest.mark.timeout(60)
+def test_pitch_refill_and_rob(sim, dealer):
+    dealer.load(deck_for("pitch"))
+    dealer.shuffle()
+    result = dealer.deal(deal_pattern("pitch"))
+    assert result.state.hopper == 18
+    more = dealer.deal_more(1, 4)
+    assert len(more.pockets[1]) == 13 and len(more.reads) == 4
+    rest = dealer.deal_rest(0)
+    assert len(rest.pockets[0]) == 9 + 14 and rest.state.hopper == 0
+    faces = [c for p in rest.pockets for c in p]
+    assert sorted(faces) == sorted(deck_for("pitch"))
+
+
+@pytest.mark.timeout(60)
+def test_deal_file_puts_each_named_card_in_its_pocket(key):
+    deck = deck_for("bid_euchre")
+    board = [(card, i % 4) for i, card in enumerate(deck)]
+    with SimulatedDealer(key, seed=2, fast=True, deck=deck) as sim:
+        with SimpleDealer.open(sim.path, key, timeouts=Timeouts.fast()) as dealer:
+            dealer.load(deck)
+            dealer.shuffle()
+            result = dealer.deal_file(board)
+            for card, pocket in board:
+                assert card in result.pockets[pocket]
+            assert_exact(result, sim, (6, 6, 6, 6, 0))
+            dealer.load(deck)
+            with pytest.raises(CommandRefused, match="names each card once"):
+                dealer.deal_file(board[:3] + board[:1])  # a card named twice
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("kind", "error", "text"),
+    [
+        (FaultKind.JAM, JamError, "clear the feed path"),
+        (FaultKind.DOUBLE_FEED, DoubleFeedError, "two cards fed"),
+        (FaultKind.UNREADABLE, UnreadableCardError, "could not be read"),
+        (FaultKind.POCKET_COUNT, PocketCountError, "count sensor"),
+        (FaultKind.DOOR_OPEN, DoorOpenError, "close it"),
+        (FaultKind.DUPLICATE, DuplicateCardError, "already dealt"),
+        (FaultKind.FOREIGN, ForeignCardError, "another deck"),
+        (FaultKind.MISSING, MissingCardError, "missing"),
+    ],
+)
+def test_each_mechanism_fault_has_its_error_and_the_deal_resumes_exactly(sim, dealer, kind, error, text):
+    dealer.load(deck_for("bid_whist"))
+    dealer.shuffle()
+    if kind in (FaultKind.DUPLICATE, FaultKind.FOREIGN):
+        # A card slipped into the hopper after the check: met in the middle of the deal.
+        sim.machine.inject(kind)
+        sim.machine.hopper.insert(30, sim.machine.hopper.pop(0))
+    else:
+        sim.machine.inject(kind)
+    with pytest.raises(error, match=text) as info:
+        dealer.deal(WHIST)
+    err = info.value
+    assert err.state is not None and err.state.plan_cmd == err.cmd_id
+    if kind is FaultKind.POCKET_COUNT:
+        assert "pocket" in str(err) and err.detail.pocket is not None
+    # No card identity in the message: it may be logged.
+    for card in deck_for("bid_whist"):
+        assert f" {card} " not in f" {str(err)} ".replace(",", " ")
+    result = dealer.resume()
+    assert_exact(result, sim, WHIST)
+
+
+@pytest.mark.timeout(60)
+def test_deck_check_findings_are_named(sim, dealer):
+    sim.machine.inject(FaultKind.FOREIGN)
+    sim.machine.inject(FaultKind.DUPLICATE)
+    lost = sim.machine.hopper.pop()
+    with pytest.raises(ForeignCardError) as info:
+        dealer.load(deck_for("bid_whist"))
+    text = str(info.value)
+    assert "foreign:" in text and "duplicate:" in text and f"missing: {lost.face}" in text
+    with pytest.raises(CommandRefused, match="not_loaded"):
+        dealer.deal(WHIST)
+    sim.machine.hopper.append(lost)
+    assert dealer.load(deck_for("bid_whist")) == 54  # the operator removed the rejected cards
+    with pytest.raises(ExtraCardError, match="extra: "):
+        dealer.load(deck_for("bid_euchre"))
+
+
+@pytest.mark.timeout(60)
+def test_hopper_empty_without_a_deck_list(sim, dealer):
+    dealer.load([])  # count only: the machine cannot know which cards went missing
+    sim.machine.inject(FaultKind.HOPPER_EMPTY)
+    with pytest.raises(HopperEmptyError, match="ran out"):
+        dealer.deal(WHIST)
+    result = dealer.resume()
+    assert [len(p) for p in result.pockets] == list(WHIST)
+
+
+@pytest.mark.timeout(60)
+def test_power_lost_mid_deal_resumes_from_the_device_memory(sim, dealer):
+    sim.machine.timing = Timing().scaled(0.01)
+    dealer.load(deck_for("bid_whist"))
+    boot = dealer.info.boot_id
+
+    def cut():
+        while sum(len(p) for p in sim.machine.pockets) < 20:
+            time.sleep(0.001)
+        sim.device.power_cycle()
+
+    t = threading.Thread(target=cut)
+    t.start()
+    with pytest.raises(PowerLostError, match="power was lost") as info:
+        dealer.deal(WHIST)
+    t.join()
+    assert dealer.info.boot_id != boot and dealer.dealer.stats["device_resets"] == 1
+    assert info.value.state.plan_cmd == info.value.cmd_id
+    assert 20 <= sum(info.value.state.plan_remaining) + 20 <= 54
+    result = dealer.resume()
+    assert_exact(result, sim, WHIST)
+
+
+@pytest.mark.timeout(60)
+def test_emergency_stop_from_the_driver(sim, dealer):
+    sim.machine.timing = Timing().scaled(0.01)
+    dealer.load(deck_for("bid_whist"))
+    errors = []
+
+    def deal():
+        try:
+            dealer.deal(WHIST)
+        except EmergencyStopError as exc:
+            errors.append(exc)
+
+    t = threading.Thread(target=deal)
+    t.start()
+    while sum(len(p) for p in sim.machine.pockets) < 5:
+        time.sleep(0.001)
+    dealer.stop()
+    t.join(20)
+    assert len(errors) == 1 and "emergency stop" in str(errors[0])
+    assert sum(len(p) for p in sim.machine.pockets) < 54
+    with pytest.raises(CommandRefused, match="fault_pending"):
+        dealer.shuffle()
+    state = dealer.abort()
+    assert state.plan_cmd == 0
+
+
+@pytest.mark.timeout(60)
+def test_unplug_in_the_middle_of_a_deal_loses_and_repeats_nothing(key, tmp_path):
+    with SimulatedDealer(key, seed=5, timing=Timing().scaled(0.01), fast=True) as sim:
+        with Relay(sim.path, str(tmp_path / "ttyDEALER"), seed=1) as relay:
+            with SimpleDealer.open(relay.link_path, key, timeouts=Timeouts.fast()) as dealer:
+                dealer.load(deck_for("bid_whist"))
+
+                def pull():
+                    while sum(len(p) for p in sim.machine.pockets) < 25:
+                        time.sleep(0.001)
+                    relay.unplug_for(0.4)
+
+                t = threading.Thread(target=pull)
+                t.start()
+                result = dealer.deal(WHIST)
+                t.join()
+                assert relay.stats["unplugs"] == 1 and dealer.dealer.stats["reconnects"] >= 1
+                assert_exact(result, sim, WHIST)
+                # The same machine, one session later: its state report is the truth.
+                assert dealer.status().pockets == tuple(physical(sim))
+
+
+@pytest.mark.timeout(60)
+def test_the_host_refuses_forged_and_replayed_frames(sim, dealer):
+    d = dealer.dealer
+    captured = []
+    original = d._on_frame
+
+    def spy(body):
+        captured.append(body)
+        original(body)
+
+    loop = d._loop
+    loop.call_soon_threadsafe(setattr, d, "_on_frame", spy)
+    dealer.ping()
+    assert captured
+    forged = bytearray(captured[-1])
+    forged[-3] ^= 0x10
+    gen = d._generation
+    for body in (bytes(forged), captured[-1]):
+        loop.call_soon_threadsafe(d._on_bytes, gen, encode_frame(body))
+    dealer.ping()
+    assert d.stats["refused_auth"] == 1 and d.stats["refused_replayed"] == 1
+
+
+@pytest.mark.timeout(30)
+def test_no_device_or_wrong_key_is_a_clear_link_error(sim):
+    master, slave, path = make_pty()
+    try:
+        t = Timeouts(hello=0.05, connect=0.5, backoff_initial=0.01)
+        with pytest.raises(LinkError, match=f"cannot reach the dealing machine on {path}"):
+            SimpleDealer.open(path, new_key(), timeouts=t)
+        with pytest.raises(LinkError, match="cannot reach"):
+            SimpleDealer.open(sim.path, new_key(), timeouts=t)  # a machine paired with another key
+        with pytest.raises(LinkError, match="/dev/nonexistent"):
+            SimpleDealer.open("/dev/nonexistent-dealer", new_key(), timeouts=t)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.timeout(120)
+def test_small_soak_through_a_bad_cable():
+    cfg = SoakConfig(
+        deals=20, drop=0.01, flip=0.001, duplicate=0.001, unplug_every=7, fault_rate=0.002, seed=2
+    )
+    result = run_soak(cfg)
+    assert result.deals == 20
+    assert result.deals_completed + result.deals_failed_with_fault == 20
+    assert result.deals_failed_silently == 0
+    assert result.cards_lost == 0 and result.cards_duplicated == 0
+    assert result.unplugs == 2 and result.bytes_dropped > 0
+    assert sum(result.faults.values()) == result.faults_reported
+
+
+def test_compare_counts_lost_and_duplicated_cards(key):
+    from firmware_bridge.driver import DealResult
+    from hardware.soak import compare
+
+    sim = SimulatedDealer(key, seed=1)
+    m = sim.machine
+    for p in range(4):
+        m.pockets[p] = [m.hopper.pop() for _ in range(2)]
+    truth = tuple(tuple(c.face for c in p) for p in m.pockets)
+    ok = DealResult(1, truth, None, ())
+    assert compare(ok, sim, (2, 2, 2, 2, 0)) == (0, 0)
+    missing = DealResult(1, (truth[0][:1],) + truth[1:], None, ())
+    assert compare(missing, sim, (2, 2, 2, 2, 0)) == (1, 0)
+    twice = DealResult(1, truth[:3] + (truth[3] + truth[0][:1],), None, ())
+    assert compare(twice, sim, (2, 2, 2, 2, 0))[1] >= 1
+    counts = collections.Counter(len(p) for p in truth)
+    assert counts[2] == 4
