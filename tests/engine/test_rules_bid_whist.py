@@ -447,6 +447,21 @@ def test_jokers_distinct_false_first_joker_played_ranks_high():
     assert m.hand.trick.leader == 1 and m.hand.taken == [1, 1]
 
 
+def test_jokers_distinct_false_a_joker_read_as_either_code_is_the_seats_joker():
+    """Rule: `jokers_distinct = false`: "a deck whose two jokers look alike" -- a joker read as "BJ" or "LJ"
+    is whichever joker the seat holds. Worked example (JOKERS deal): AH led, seat 1 (holding LJ) plays a joker
+    read "BJ": refused when the jokers are distinct (seat 3 holds BJ), accepted when they are not; it is the
+    first joker played, so it wins over seat 3's."""
+    t1 = plays("0:AH 1:BJ")
+    with pytest.raises(IllegalEvent, match="seat 1 cannot hold BJ"):
+        run(_setup(JOKERS, bid="5", trump="H") + t1)
+    m = run(_setup(JOKERS, bid="5", trump="H") + t1, {"jokers_distinct": False})
+    assert m.hand.trick.cards[1] == (1, LJ) and m.hand.reneges == []
+    for e in plays("2:4H 3:BJ"):
+        m.apply(e)
+    assert m.hand.trick.leader == 1
+
+
 # ---------------------------------------------------------------- jokers at no trump
 
 
@@ -769,6 +784,63 @@ def test_renege_penalty_books_all_it_has_if_fewer():
     res = _result(m)
     assert res["reneges"] == [{"seat": 1, "trick": 2, "card": "TD", "led": "S", "proof": "TS"}]
     assert res["taken"] == [13, 0] and res["score"] == [7, 0]
+
+
+def test_renege_penalty_books_then_boston_counts_books_after_penalty():
+    """Rules: the penalty books are handed over, "then the hand is scored"; `boston_multiplier` "multiplies the
+    score of a hand in which one side took all 13 books". Ambiguity resolved: the books handed over count, so
+    a side credited with all 13 books after the penalty has a Boston (the score is computed from the books
+    after penalties, as CONVENTIONS.md's `taken`). Worked example: the JOKERS renege hand (13 - 0 after the
+    penalty) with `boston_multiplier = 2`: +14."""
+    tricks = (
+        "0:AH 1:7H 2:4H 3:BJ",
+        "3:6S 0:AS 1:TD 2:7S",
+        "0:KH 1:8H 2:5H 3:3S",
+        "0:QH 1:LJ 2:6H 3:4S",
+        "1:QS 2:8S 3:5S 0:KS",
+        "0:JH 1:JS 2:9S 3:6D",
+        "0:TH 1:TS 2:7D 3:5D",
+        "0:9H 1:QD 2:8D 3:4D",
+        "0:AD 1:JD 2:9D 3:3D",
+        *JOKERS_PLAY[9:],
+    )
+    res = _result(run(_setup(JOKERS, bid="5", trump="H") + plays(*tricks), {"boston_multiplier": 2, "target": 50}))
+    assert res["taken"] == [13, 0] and res["score"] == [14, 0]
+
+
+def test_renege_by_declarer_after_unread_discard_needs_a_later_play_as_proof():
+    """Rule: proof "from the dealer's reads, or from a later play of that suit". The declarer's discard is
+    face down: unread, the referee no longer knows which six of its 18 cards it kept. Worked example (tiered
+    deal dealt by 0, hands known; seat 1 bids 3 clubs, discards six unread cards -- in fact the kitty): trick
+    5, KS led, seat 1 throws 9H holding TS 9S: only a suspicion; at trick 6 it plays 9S: proven (proof 9S).
+    Team 1's 4 books become 1, team 0's 9 become 12: seat 1 fails, -3; team 0 +6. With the discard read, the
+    same renege is proven at once from the deal."""
+    tricks = (
+        "1:AC 2:8C 3:5C 0:JC",
+        "1:KC 2:7C 3:4C 0:TC",
+        "1:QC 2:6C 3:3C 0:9C",
+        "1:JS 2:8S 3:5S 0:AS",
+        "0:KS 1:9H 2:7S 3:4S",
+        "0:QS 1:9S 2:6S 3:3S",
+        "0:AH 1:JH 2:8H 3:5H",
+        "0:KH 1:TH 2:7H 3:4H",
+        "0:QH 1:TS 2:6H 3:3H",
+        "0:AD 1:JD 2:8D 3:5D",
+        "0:KD 1:TD 2:7D 3:4D",
+        "0:QD 1:9D 2:6D 3:3D",
+    )
+    setup = [deal(0, *TIERED), *bids((1, "3"), (2, "pass"), (3, "pass"), (0, "pass")), declare(1, "C")]
+    m = run([*setup, discard(1, None), *plays(*tricks[:5])])
+    hand = m.hand
+    assert hand.reneges == []
+    assert hand.full_view()["suspicions"] == [{"seat": 1, "trick": 5, "card": "9H", "led": "S", "proof": None}]
+    for e in plays(*tricks[5:]):
+        m.apply(e)
+    res = _result(m)
+    assert res["reneges"] == [{"seat": 1, "trick": 5, "card": "9H", "led": "S", "proof": "9S"}]
+    assert res["taken"] == [12, 1] and res["score"] == [6, -3]
+    m = run([*setup, discard(1, TIERED_KITTY), *plays(*tricks[:5])])
+    assert [r.to_json() for r in m.hand.reneges] == [{"seat": 1, "trick": 5, "card": "9H", "led": "S", "proof": "9S"}]
 
 
 def test_renege_penalty_hand_other_side_credited_all_13_books():

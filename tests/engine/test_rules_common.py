@@ -40,6 +40,8 @@ def test_seats_clockwise_partners_opposite_team0_is_seats_0_and_2():
     renege hand seat 2 ruffs: its book counts for team 0, seat 0's partner."""
     hand = run(tiered_setup()).hand
     assert [hand.side_of(s) for s in range(4)] == [0, 1, 0, 1]
+    with pytest.raises(IllegalEvent, match="seat 4 is not a seat"):
+        run([deal(3, *TIERED), {"event": "bid", "seat": 4, "bid": "pass"}])
     m = run(tiered_setup() + plays(RENEGE_T1, *RENEGE_REST[:-1]))
     assert m.hand.taken == [10, 2]  # discard book + 9 tricks for team 0; 2 for team 1
     m.apply({"event": "play", "seat": 1, "card": "QC"})
