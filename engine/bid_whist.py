@@ -265,6 +265,13 @@ class BidWhistHand(Hand):
 
     def _apply_play(self, event: dict[str, Any]) -> None:
         if self.phase == JOKER_SWAP:  # with unknown hands, the first play ends the swaps
+            # RULINGS.md, nt_jokers = "swap": with the hands known the referee knows which swaps were due; a
+            # joker left in a hand is for the director (the table did it: recorded, not refused).
+            for j in self.swaps_left or []:
+                self.irregularities.append(
+                    {"kind": "joker not swapped", "seat": self._joker_holder(j), "card": CODES[j]}
+                )
+            self.swaps_left = [] if self.swaps_left is not None else None
             self.start_play(self.declarer)  # type: ignore[arg-type]
         super()._apply_play(event)
 
