@@ -513,6 +513,20 @@ def test_nt_jokers_swap_refused_swap_changes_nothing():
     assert hand.phase == "play" and hand.knowledge.count[:4] == [12, 12, 12, 12]
 
 
+def test_nt_jokers_swap_skipped_is_an_irregularity_and_the_joker_is_dead():
+    """Rule: `nt_jokers = "swap"`: each other player holding a joker swaps it. Ambiguity resolved: if the table
+    starts play without a due swap (hands known, so the referee knows it was due), the play is accepted and
+    the director sees a "joker not swapped" irregularity; the joker left in hand belongs to no suit and never
+    wins. Worked example (NT deal): seat 2 swaps BJ, seat 1 forgets LJ; seat 0 leads AS, seat 1 plays TS."""
+    m = run(_setup(NT, bid="4 no", trump=None, direction="high"))
+    m.apply({"event": "joker_swap", "seat": 2, "joker": "BJ", "drew": "8S"})
+    for e in plays("0:AS 1:TS"):
+        m.apply(e)
+    hand = m.hand
+    assert hand.irregularities == [{"kind": "joker not swapped", "seat": 1, "card": "LJ"}]
+    assert hand.knowledge.holds(1, LJ) and hand.eff[LJ] == 4 and hand.power[LJ] == -1
+
+
 def test_nt_jokers_swap_with_hands_unknown_first_play_ends_the_swaps():
     """Rule: `nt_jokers = "swap"` with the hands dealt by hand (`"hands": null`): the table records who swapped
     ("drew": null, unseen); the first play ends the swaps. Worked example: same hand, swaps by seats 2 and 1,
