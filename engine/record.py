@@ -59,10 +59,15 @@ def start_match(number: int, header: dict[str, Any]) -> Match:
         raise RecordError(number, "a record starts with a 'match' event")
     if header.get("version") != VERSION:
         raise RecordError(number, f"record version {header.get('version')!r} is not supported (this is version 1)")
+    game, options, players = header.get("game", ""), header.get("options") or {}, header.get("players")
+    if not isinstance(game, str):
+        raise RecordError(number, f"'game' must be a game name, not {game!r}")
+    if not isinstance(options, dict):
+        raise RecordError(number, f"'options' must be a JSON object of option names and values, not {options!r}")
+    if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise RecordError(number, f"'players' must be a list of names, not {players!r}")
     try:
-        return Match(
-            header.get("game", ""), header.get("options") or {}, header.get("players"), header.get("first_dealer", 0)
-        )
+        return Match(game, options, players, header.get("first_dealer", 0))
     except (OptionError, IllegalEvent) as exc:
         raise RecordError(number, str(exc)) from None
 
