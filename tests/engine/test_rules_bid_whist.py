@@ -588,6 +588,30 @@ def test_nt_jokers_dead_joker_led_next_card_sets_the_suit():
     assert hand.tricks[-1].led == CLUBS and hand.trick.leader == 0
 
 
+def test_nt_jokers_dead_both_jokers_first_the_first_suited_card_sets_the_suit():
+    """Rule: "if a joker is led, the next card played sets the suit to follow" -- read as: the next card of a
+    suit (a second joker, having no suit, sets none). Worked example (NT deal, dead): seat 2 keeps BJ (throws
+    6C at trick 3); trick 11 seat 1 leads LJ, seat 2 plays BJ: still no suit; seat 3's 4C sets clubs, seat 0
+    must follow (9C or TC) and TC wins. Team 0: 11 books, +5."""
+    tricks = (
+        *DEAD_PLAY[:2],
+        "0:QS 1:QC 2:6C 3:3S",
+        *DEAD_PLAY[3:9],
+        "0:JC 1:AC 2:8C 3:5C",
+        "1:LJ 2:BJ",
+    )
+    m = run(_setup(NT, bid="4 no", trump=None, direction="high") + plays(*tricks), {"nt_jokers": "dead"})
+    hand = m.hand
+    assert hand.trick.led == -1
+    m.apply({"event": "play", "seat": 3, "card": "4C"})
+    assert hand.trick.led == CLUBS and hand.legal_plays() == [card("9C"), card("TC")]
+    for e in plays("0:TC", "0:9C 1:KC 2:7C 3:3C"):
+        m.apply(e)
+    res = _result(m)
+    assert res["reneges"] == [] and res["taken"] == [11, 2] and res["score"] == [5, 0]
+    assert m.hands[0].tricks[10].cards[3] == (0, card("TC")) and m.hands[0].tricks[11].leader == 0
+
+
 def test_nt_jokers_dead_joker_played_while_holding_the_suit_is_a_proven_renege():
     """Rule: a dead joker may be played "only by a player who cannot follow suit" -- playing it while holding
     the suit led is a renege (the trap the other way round). Worked example (hands known): AS led, seat 1
