@@ -16,6 +16,7 @@ from collections.abc import Sequence
 # takes the parsed namespace and returns the exit code.
 COMMAND_MODULES: tuple[str, ...] = (
     "referee.commands",
+    "referee.service_cli",
     "firmware_bridge.cli",
     "vision.cli",
 )
