@@ -706,6 +706,30 @@ def test_nt_multiplier_multiplies_every_score_of_a_no_trump_hand():
     assert _result(run(tiered_setup() + plays(*TIERED_PLAY), {"nt_multiplier": 2}))["score"] == [4, 0]
 
 
+def test_nt_multiplier_also_multiplies_the_opponents_score_of_a_failed_no_trump():
+    """Rule: `nt_multiplier` "multiplies every score of a no-trump hand" -- the defenders' too. Worked example
+    (NT deal dealt by 0, jokers dead): seat 1 bids 3 no (high), wins its three clubs and the discard book (4);
+    team 0 takes the other 9. -3 / +3, with `nt_multiplier = 2`: -6 / +6."""
+    events = [
+        deal(0, *NT),
+        *bids((1, "3 no"), (2, "pass"), (3, "pass"), (0, "pass")),
+        declare(1, None, "high"),
+        discard(1, NT_KITTY),
+    ] + plays(
+        "1:AC 2:8C 3:5C 0:JC",
+        "1:KC 2:7C 3:4C 0:TC",
+        "1:QC 2:6C 3:3C 0:9C",
+        "1:TS 2:7S 3:5S 0:AS",
+        "0:KS 1:9S 2:6S 3:4S",
+        "0:QS 1:LJ 2:BJ 3:3S",
+        *TIERED_PLAY[3:9],
+    )
+    res = _result(run(events, {"nt_jokers": "dead"}))
+    assert res["taken"] == [9, 4] and res["score"] == [3, -3]
+    res = _result(run(events, {"nt_jokers": "dead", "nt_multiplier": 2}))
+    assert res["score"] == [6, -6]
+
+
 def test_boston_multiplier_multiplies_a_hand_with_all_13_books():
     """Rule: "`boston_multiplier = 1` multiplies the score of a hand in which one side took all 13 books."
     Worked example (TOPS deal: seat 0 holds A K Q of every suit, bids 4 spades): all 13 books: +7, with 2:
