@@ -82,8 +82,14 @@ class Timeouts:
     def fast(cls) -> Timeouts:
         """For the simulator's fast mode (heartbeat 0.2 s)."""
         return cls(
-            ack=0.025, progress=0.12, hello=0.15, silence=1.2, command=60.0, connect=20.0,
-            backoff_initial=0.01, backoff_max=0.2,
+            ack=0.025,
+            progress=0.12,
+            hello=0.15,
+            silence=1.2,
+            command=60.0,
+            connect=20.0,
+            backoff_initial=0.01,
+            backoff_max=0.2,
         )
 
 
@@ -146,7 +152,7 @@ class Dealer:
         self._supervisor: asyncio.Task[None] | None = None
         self._closing = False
 
-    # Opening and closing -----------------------------------------------------------------------------------
+    # Opening and closing
 
     @classmethod
     async def open(
@@ -188,7 +194,7 @@ class Dealer:
         """Call ``listener(cmd_id, pocket, card)`` for each card read, as it is reported (once per card)."""
         self._card_listeners.append(listener)
 
-    # The link ----------------------------------------------------------------------------------------------
+    # The link
 
     def _start_reader(self) -> None:
         self._generation += 1
@@ -327,7 +333,7 @@ class Dealer:
         except LinkLost as exc:
             self._link_lost(self._generation, str(exc))
 
-    # Frames in ---------------------------------------------------------------------------------------------
+    # Frames in
 
     def _on_bytes(self, generation: int, data: bytes) -> None:
         if generation != self._generation:
@@ -393,7 +399,7 @@ class Dealer:
                     listener(msg.cmd_id, msg.pocket, msg.card)
             pend.queue.put_nowait(msg)
 
-    # Commands ----------------------------------------------------------------------------------------------
+    # Commands
 
     def _new_id(self) -> int:
         self._next_id = (self._next_id % 0xFFFFFFFF) + 1
@@ -479,7 +485,7 @@ class Dealer:
         in_order = tuple(reads[i] for i in sorted(reads))
         return DealResult(reply.cmd_id, reply.state.pockets, reply.state, in_order)
 
-    # The commands ------------------------------------------------------------------------------------------
+    # The commands
 
     async def ping(self) -> None:
         """A round trip with no mechanical work."""
@@ -535,4 +541,3 @@ class Dealer:
     async def stop(self) -> None:
         """Emergency stop: jumps the device's queue; the running deal ends with EmergencyStopError."""
         await self._call(Op.STOP, timeout=max(2.0, self.timeouts.progress * 3))
-

@@ -334,7 +334,15 @@ class StateReport:
         except ValueError:
             raise MessageError(f"{r.what}: unknown fault code {fault_raw:#06x}") from None
         return cls(
-            boot_id, hopper, bool(door), bool(verified), fault, fault_cmd, plan_cmd, remaining, pockets,
+            boot_id,
+            hopper,
+            bool(door),
+            bool(verified),
+            fault,
+            fault_cmd,
+            plan_cmd,
+            remaining,
+            pockets,
             reject,
         )
 

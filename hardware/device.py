@@ -138,7 +138,7 @@ class Device:
         self.counters: collections.Counter[str] = collections.Counter()
         self._boot()
 
-    # RAM, lost at every boot -------------------------------------------------------------------------------
+    # RAM, lost at every boot
 
     def _boot(self) -> None:
         self.boot_id = int.from_bytes(os.urandom(4), "big") or 1
@@ -169,7 +169,7 @@ class Device:
             self._boot()
             self._cond.notify_all()
 
-    # Running -----------------------------------------------------------------------------------------------
+    # Running
 
     def start(self, channel: Channel) -> None:
         """Start the firmware's loops on ``channel``."""
@@ -224,7 +224,7 @@ class Device:
             except ChannelClosed:
                 return
 
-    # Frames in ---------------------------------------------------------------------------------------------
+    # Frames in
 
     def _on_frame(self, body: bytes) -> None:
         if peek_type(body) == MsgType.HELLO:
@@ -265,7 +265,11 @@ class Device:
         device_nonce = new_nonce()
         keys = derive_session(self.pair_key, hello.host_nonce, device_nonce, self.boot_id)
         reply = HelloReply(
-            PROTOCOL_VERSION, CAPABILITIES, self.machine.n_pockets, self.boot_id, hello.host_nonce,
+            PROTOCOL_VERSION,
+            CAPABILITIES,
+            self.machine.n_pockets,
+            self.boot_id,
+            hello.host_nonce,
             device_nonce,
         )
         with self._tx_lock:
@@ -309,7 +313,7 @@ class Device:
             self._send(self.nvram.replies[q.cmd_id])
         return reply
 
-    # Frames out --------------------------------------------------------------------------------------------
+    # Frames out
 
     def _write(self, frame_body: bytes) -> None:
         assert self.channel is not None
@@ -337,7 +341,7 @@ class Device:
         while len(self.nvram.replies) > REPLY_CACHE:
             self.nvram.replies.popitem(last=False)
 
-    # The worker --------------------------------------------------------------------------------------------
+    # The worker
 
     def _work_loop(self) -> None:
         while self._running:
@@ -502,4 +506,3 @@ class Device:
             self._progress(total - plan.total(), total)
         self.nvram.plan = None
         return self._reply(cmd)
-

@@ -47,8 +47,12 @@ class Timing:
 
     def scaled(self, factor: float) -> Timing:
         """All times multiplied by ``factor``."""
-        return Timing(*(v * factor for v in (self.feed, self.read, self.pocket_move, self.shuffle_per_card,
-                                              self.verify_per_card)))
+        return Timing(
+            *(
+                v * factor
+                for v in (self.feed, self.read, self.pocket_move, self.shuffle_per_card, self.verify_per_card)
+            )
+        )
 
     @classmethod
     def fast(cls) -> Timing:
@@ -188,7 +192,7 @@ class Machine:
         self.mechanism_seconds = 0.0  # time the mechanism spent working (for the benchmark)
         self.faults_raised: dict[FaultKind, int] = {}
 
-    # Physical world ----------------------------------------------------------------------------------------
+    # Physical world
 
     def _new_card(self, face: str, back: str = HOME_BACK) -> PhysicalCard:
         self._serials += 1
@@ -251,7 +255,7 @@ class Machine:
         with self.lock:
             self.door_open = True
 
-    # Mechanism ---------------------------------------------------------------------------------------------
+    # Mechanism
 
     def _work(self, seconds: float) -> None:
         start = time.monotonic()

@@ -98,7 +98,7 @@ class Relay:
         self._running = False
         self._thread: threading.Thread | None = None
 
-    # Plugging ----------------------------------------------------------------------------------------------
+    # Plugging
 
     def start(self) -> Relay:
         """Open the machine's side, plug in the host's side, start copying."""
@@ -165,7 +165,7 @@ class Relay:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # Copying -----------------------------------------------------------------------------------------------
+    # Copying
 
     def _pump(self) -> None:
         assert self._device_fd is not None

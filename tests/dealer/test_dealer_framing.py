@@ -110,9 +110,16 @@ def test_card_bytes_round_trip_and_bad_codes_are_named():
 
 def _state(**kw):
     base = dict(
-        boot_id=7, hopper=18, door_open=False, deck_verified=True, last_fault=Fault.JAM, last_fault_cmd=3,
-        plan_cmd=9, plan_remaining=(1, 0, 2, 0, 0),
-        pockets=(("AS", "KH"), (), ("BJ",), (), ()), reject=(None, "2C"),
+        boot_id=7,
+        hopper=18,
+        door_open=False,
+        deck_verified=True,
+        last_fault=Fault.JAM,
+        last_fault_cmd=3,
+        plan_cmd=9,
+        plan_remaining=(1, 0, 2, 0, 0),
+        pockets=(("AS", "KH"), (), ("BJ",), (), ()),
+        reject=(None, "2C"),
     )
     base.update(kw)
     return StateReport(**base)

@@ -1,0 +1,162 @@
+"""The ``cardref dealer`` commands, run through the product's real entry point."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from firmware_bridge.cards import deck_for
+from firmware_bridge.security import load_key
+from hardware.sim import SimulatedDealer
+from referee.cli import main
+
+
+@pytest.fixture
+def key_file(tmp_path):
+    path = tmp_path / "dealer.key"
+    load_key(path, create=True)
+    return path
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("game", "players", "shown"), [("bid_whist", 4, 5), ("bid_euchre", 4, 4), ("pitch", 5, 5)]
+)
+def test_dealer_deal_prints_each_pocket(key_file, capsys, game, players, shown):
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True, deck=deck_for(game)) as sim:
+        argv = ["dealer", "deal", "--port", sim.path, "--game", game, "--key-file", str(key_file)]
+        assert main([*argv, "--players", str(players)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    pockets = [line for line in lines if "held in the machine" not in line]
+    assert len(pockets) == shown
+    cards = [c for line in pockets for c in line.split(":", 1)[1].split()]
+    assert len(cards) == len(set(cards)) and set(cards) <= set(deck_for(game))
+    if game == "pitch":
+        assert "blind    ( 4): held in the machine" in lines
+
+
+@pytest.mark.timeout(60)
+def test_dealer_deal_errors_are_one_line(key_file, tmp_path, capsys):
+    assert (
+        main(
+            [
+                "dealer",
+                "deal",
+                "--port",
+                "/dev/nonexistent-tty",
+                "--game",
+                "pitch",
+                "--key-file",
+                str(key_file),
+                "--timeout",
+                "0.3",
+            ]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("cardref: --port /dev/nonexistent-tty:") and "\n" not in err
+    assert (
+        main(["dealer", "deal", "--port", "x", "--game", "pitch", "--key-file", str(tmp_path / "none")]) == 2
+    )
+    assert "--key-file: no pairing key at" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "dealer",
+                "deal",
+                "--port",
+                "x",
+                "--game",
+                "bid_whist",
+                "--players",
+                "5",
+                "--key-file",
+                str(key_file),
+            ]
+        )
+        == 2
+    )
+    assert "--players: no deal pattern for 'bid_whist' with 5 players" in capsys.readouterr().err
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True) as sim:  # a whist deck, asked for euchre
+        assert (
+            main(["dealer", "deal", "--port", sim.path, "--game", "bid_euchre", "--key-file", str(key_file)])
+            == 2
+        )
+    err = capsys.readouterr().err
+    assert "extra_card during LOAD" in err and "extra: " in err
+
+
+def test_soak_options_are_checked(capsys):
+    with pytest.raises(SystemExit):
+        main(["dealer", "soak", "--drop", "1.5"])
+    assert "--drop must be within 0..1, got 1.5" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["dealer", "soak", "--deals", "0"])
+    assert "--deals must be 1 or more" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(120)
+def test_dealer_soak_ends_with_one_json_line(capsys):
+    argv = ["dealer", "soak", "--deals", "6", "--unplug-every", "3", "--seed", "7", "--game", "bid_euchre"]
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    result = json.loads(out.out.strip().splitlines()[-1])
+    assert result["deals_completed"] == 6 and result["cards_lost"] == 0 and result["cards_duplicated"] == 0
+    assert list(result)[:4] == ["deals_completed", "faults_reported", "cards_lost", "cards_duplicated"]
+    assert "soak: 6/6 deals" in out.err
+
+
+@pytest.mark.timeout(60)
+def test_dealer_sim_prints_a_device_path_a_host_can_deal_on(key_file, tmp_path):
+    link = tmp_path / "ttyDEALER"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "dealer",
+            "sim",
+            "--fast",
+            "--key-file",
+            str(key_file),
+            "--link",
+            str(link),
+            "--seconds",
+            "20",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        path = proc.stdout.readline().strip()
+        assert path == str(link)
+        deadline = time.monotonic() + 10
+        while not link.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "referee.cli",
+                "dealer",
+                "deal",
+                "--port",
+                path,
+                "--game",
+                "bid_whist",
+                "--key-file",
+                str(key_file),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=40,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[-1].startswith("kitty    ( 6): ")
+    finally:
+        proc.terminate()
+        proc.wait(10)
