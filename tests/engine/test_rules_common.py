@@ -295,9 +295,9 @@ def test_hands_unknown_suspicion_is_shown_to_director_never_scored():
 
 
 def test_hands_unknown_unproven_suspicion_mid_hand_has_no_effect_on_taken():
-    """Rule: a suspicion is "never scored". Worked example (`"hands": null`): seat 3, void in nothing but
-    unknown to the referee, throws 3C on AS at trick 1 (it held 5S 4S 3S). While unproven (tricks 1-2 of
-    seat 3 not yet a spade) it is only in the director's suspicions; the public view lists no renege."""
+    """Rule: a suspicion is "never scored". Worked example (`"hands": null`): seat 3 throws 3C on AS at trick 1
+    (it held 5S 4S 3S, which the referee cannot see). Until seat 3 shows a spade it is only in the director's
+    suspicions: the public view lists no renege, the books are as played. Seat 3's 5S at trick 2 proves it."""
     m = run(tiered_setup(known=False) + plays("0:AS 1:JS 2:8S 3:3C", "0:KS 1:TS 2:7S"))
     hand = m.hand
     assert hand.reneges == [] and hand.public_view()["reneges"] == []
