@@ -219,6 +219,29 @@ def test_renege_correctable_after_trick_complete_but_before_established():
     assert res["irregularities"] == [{"kind": "card taken back", "seat": 3, "trick": 1, "card": "3C"}]
 
 
+def test_renege_correctable_after_an_opponent_led_to_the_next_trick():
+    """Rule: not established until "the offender or the offender's partner plays to the next trick": an
+    opponent's lead does not establish it. Ambiguity resolved: the opponent's lead was made to a trick whose
+    leader may change, so the director first has that card taken back (a `retract` by the opponent), then the
+    offender's. Worked example: seat 3 throws 3C on AS at trick 1; seat 0 leads KS to trick 2; seat 3 alone
+    cannot take back (its card is not in the open trick); after seat 0 takes KS back, seat 3 takes back 3C,
+    plays 5S, and the hand is the plain tiered hand (+4) with two "card taken back" irregularities."""
+    m = run(tiered_setup() + plays("0:AS 1:JS 2:8S 3:3C", "0:KS"))
+    assert m.hand.reneges[0].established is False
+    with pytest.raises(IllegalEvent, match="no card in the current trick"):
+        m.apply({"event": "retract", "seat": 3})
+    m.apply({"event": "retract", "seat": 0})
+    m.apply({"event": "retract", "seat": 3})
+    for e in plays("3:5S", *TIERED_PLAY[1:]):
+        m.apply(e)
+    res = m.result()["hands"][0]
+    assert res["reneges"] == [] and res["taken"] == [10, 3] and res["score"] == [4, 0]
+    assert res["irregularities"] == [
+        {"kind": "card taken back", "seat": 0, "trick": 2, "card": "KS"},
+        {"kind": "card taken back", "seat": 3, "trick": 1, "card": "3C"},
+    ]
+
+
 def test_renege_correctable_refused_once_established():
     """Rule: the card may be taken back only "before" the renege is established. Worked example: seat 3
     throws 3C on AS at trick 1; seat 0 leads trick 2 and seat 1 (seat 3's partner) plays: established, so
