@@ -80,12 +80,12 @@ class Timeouts:
 
     @classmethod
     def fast(cls) -> Timeouts:
-        """For the simulator's fast mode (heartbeat 0.2 s)."""
+        """For the simulator's fast mode (heartbeat every 0.1 s, busy frames every 0.02 s)."""
         return cls(
-            ack=0.025,
-            progress=0.12,
+            ack=0.02,
+            progress=0.06,
             hello=0.15,
-            silence=1.2,
+            silence=0.8,
             command=60.0,
             connect=20.0,
             backoff_initial=0.01,

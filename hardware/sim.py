@@ -34,7 +34,7 @@ class SimulatedDealer:
             raise ValueError(f"link must be 'pty' or 'socket', not {link!r}")
         timing = timing or (Timing.fast() if fast else Timing())
         if device_timing is None:
-            device_timing = DeviceTiming(heartbeat=0.2, busy=0.05) if fast else DeviceTiming()
+            device_timing = DeviceTiming(heartbeat=0.1, busy=0.02) if fast else DeviceTiming()
         self.machine = Machine(timing=timing, rates=rates, seed=seed, deck=deck)
         self.device = Device(self.machine, pair_key, timing=device_timing)
         self.link = link
