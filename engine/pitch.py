@@ -595,7 +595,10 @@ class PitchHand(Hand):
         d = self.side_of(self.declarer)
         bid_side, def_side = pts[d], pts[1 - d]
         offenders = {self.side_of(r.seat) for r in self.reneges}
-        made = bid_side >= self.bid_value and d not in offenders
+        # Only the defenders offended: "the bidders score at least their bid", so their bid counts as made (a
+        # moon too: the offending side must not win the game by its own renege).
+        defenders_only = 1 - d in offenders and d not in offenders
+        made = (bid_side >= self.bid_value and d not in offenders) or defenders_only
         bid_score = bid_side if made else -self.bid_value
         def_score = def_side
         if 1 - d in offenders:
@@ -605,7 +608,7 @@ class PitchHand(Hand):
             def_score = 0
         self.made = made
         if self.moon:
-            self.moon_result = "made" if made and bid_side == self.total_points else "missed"
+            self.moon_result = "made" if made and (bid_side == self.total_points or defenders_only) else "missed"
             if self.moon_result == "missed":
                 bid_score = -self.bid_value
         by_side = [0, 0]
