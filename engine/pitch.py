@@ -628,6 +628,8 @@ class PitchHand(Hand):
                 member = (i % 2 == self.declarer % 2) if self.n_players == 4 else self.side_of(i) == 0
                 if member:
                     out[i] = target if totals[i] >= 0 else 0
+            # CONVENTIONS.md: a hand's ``score`` is its change per side: the jump to the target (or to 0).
+            self.score = [o - t for o, t in zip(out, totals, strict=True)]
         return out
 
     def match_winner(self, totals: list[int]) -> int | None:
