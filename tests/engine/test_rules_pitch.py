@@ -814,6 +814,40 @@ def test_moon_made_score_becomes_the_target():
     assert m.winner == 0
 
 
+def test_moon_made_hand_score_is_the_change():
+    """CONVENTIONS.md: "``score`` is the hand's change per side; ``scores`` the totals". A moon made from 0 jumps to
+    the target: the hand's score is [52, 0], not the 10 points taken."""
+    m = setup(MOON_HANDS, MOON_PACK, contract="moon")
+    play(m, *MOON_PLAY)
+    assert m.hands[0].score == [52, 0]
+    assert m.result()["hands"][0]["score"] == [52, 0] and m.result()["scores"] == [52, 0]
+
+
+def test_moon_defenders_holding_out_cannot_make_the_bidders_lose():
+    """RULINGS.md: the renege penalty "set": "if it is the defending side, the bidders score at least their bid";
+    moon: "Missed, the bidding side loses the game at once." Seat 0 bids moon; seat 1 is skipped in trick 2 while
+    holding the LJ, 9H and 8H (a proven hold-out): the LJ is out of play, team 0 takes 9 of 10. Ambiguity
+    resolved: the bid counts as made (the offending side must not win the game by its own renege): the moon is
+    made, team 0's score becomes 52, team 0 wins."""
+    m = setup(MOON_HANDS, MOON_PACK, contract="moon")
+    play(m, "0:AH 1:TH 2:2H 3:4H", "0:KH 2:3H 3:5H", "0:QH 2:BJ 3:6H", "0:JH 2:JD 3:7H")
+    h = m.hands[0]
+    assert renege_rows(h) == [{"seat": 1, "trick": 2, "card": None, "led": "H", "proof": "8H", "kind": "holding out"}]
+    assert h.taken == [9, 0]
+    assert m.scores == [52, 0] and m.winner == 0
+
+
+def test_defenders_renege_bidders_count_as_made_when_both_over():
+    """RULINGS.md: "if both [sides are over the target], the bidding side wins if it made its bid"; with the
+    defenders penalised the bidders "score at least their bid": their bid counts as made. Seat 1 holds out in
+    trick 1; team 0 bid 6 and took 5 (scores 6): with both sides over the target, team 0 wins."""
+    m = setup(STD_HANDS, STD_PACK, contract="6")
+    play(m, *SKIP_1_PLAY)
+    h = m.hands[0]
+    assert h.score == [6, 0]
+    assert h.match_winner([55, 60]) == 0
+
+
 def test_moon_made_from_below_zero_score_becomes_0():
     """RULINGS.md moon: "or 0 if it was below zero". Hand 1 (dealer 3): team 0 bids 4 and is set, -4 (team 1: 7).
     Hand 2 (dealer 0): seat 0 bids moon, speaking last, and takes all ten: team 0 goes from -4 to 0."""
@@ -829,6 +863,7 @@ def test_moon_made_from_below_zero_score_becomes_0():
     apply_all(m, exchange_events(MOON_HANDS, MOON_PACK, "H", 0, 0))
     play(m, *MOON_PLAY)
     assert m.scores == [0, 7]
+    assert m.hands[1].score == [4, 0]
     assert m.winner is None
 
 
