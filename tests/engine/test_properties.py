@@ -8,13 +8,15 @@ cards follow which suit, and which are Pitch trumps and points, are written out 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import BJ, CODES, LJ, R2, R3, RA, RJ, RT, CardError, card, make, same_colour_suit, suit_of
+from engine.cards import BJ, CODES, LJ, R2, R3, RA, RJ, RT, card, make, same_colour_suit, suit_of
 from engine.hand import PLAY
 from engine.match import Match
 from engine.record import dumps, match_header, replay
@@ -41,7 +43,9 @@ PITCH_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] == "pitch"]
 TRICK_CONFIGS = [c for c in CONFIGS if c[0] != "pitch"]
 TRICK_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] != "pitch"]
 
-EXAMPLES = 12  # per configuration and property: 20 configurations, so about 240 games per property
+# Examples per configuration and property: 20 configurations, so about 240 games per property in a normal run.
+# A longer search: CARDREF_PROPERTY_EXAMPLES=500 pytest tests/engine/test_properties.py
+EXAMPLES = int(os.environ.get("CARDREF_PROPERTY_EXAMPLES", "12"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )
@@ -177,15 +181,26 @@ class Truth:
         assert total == hand.deck_mask.bit_count()
 
 
-def blank(game: str, event: dict) -> dict:
-    """The same event as a table without a dealing machine records it: hidden cards as null."""
+ALL_HIDDEN = (frozenset(range(5)), True, True)
+
+
+def blank(game: str, event: dict, hide=ALL_HIDDEN) -> dict:
+    """The same event as a table without a dealing machine records it: hidden cards as null. ``hide`` =
+    (the seats whose dealt hands are not read, whether the kitty / pack / blind is not read, whether the
+    face-down moves are not read: a Bid Whist discard, a joker swap's draw, an exchange, a Pitch draw or rob)."""
+    seats, extra, facedown = hide
     e = dict(event)
     kind = e["event"]
     if kind == "deal":
-        e["hands"] = None
+        if len(seats) >= len(e["hands"]):
+            e["hands"] = None
+        elif seats:
+            e["hands"] = [None if s in seats else h for s, h in enumerate(e["hands"])]
         for key in ("kitty", "pack", "blind"):
-            if key in e:
+            if key in e and extra:
                 e[key] = None
+    elif not facedown:
+        pass
     elif kind == "discard" and game == "bid_whist":
         e["cards"] = [None] * len(e["cards"])
     elif kind == "joker_swap":
@@ -195,6 +210,9 @@ def blank(game: str, event: dict) -> dict:
     elif kind in ("draw", "rob"):
         e["cards"] = [None] * len(e["cards"])
     return e
+
+
+hides = st.tuples(st.frozensets(st.integers(min_value=0, max_value=4)), st.booleans(), st.booleans())
 
 
 # ------------------------------------------------------------------------------------------- checks
@@ -259,28 +277,20 @@ def check_tricks(hand, starts: dict, legal: bool) -> None:
             assert set(seats) <= expected
 
 
-def card_strings(obj) -> set[int]:
-    """Every card code anywhere in a JSON-able structure."""
-    out = set()
-    if isinstance(obj, dict):
-        for key, v in obj.items():
-            out |= card_strings(key) | card_strings(v)
-    elif isinstance(obj, list | tuple):
-        for v in obj:
-            out |= card_strings(v)
-    elif isinstance(obj, str):
-        try:
-            out.add(card(obj))
-        except CardError:
-            pass
-    return out
+CARD_TEXT = re.compile(r'"((?:10|[2-9TJQKA])[SHDC]|[BL]J)"', re.IGNORECASE)
+
+
+def card_strings(text: str) -> set[int]:
+    """Every card code written as a JSON string (a key or a value) in a JSON text, in any accepted form."""
+    return {card(m) for m in CARD_TEXT.findall(text)}
 
 
 def check_public(match: Match, hand, truth: Truth) -> None:
     """A public view never shows a card that is in a seat's hand, the kitty, the pack or face down."""
     hidden = truth.hidden()
-    for view in (match.public_view(), hand.public_view()):
-        shown = card_strings(json.loads(json.dumps(view)))
+    views = [match.public_view()] if hand is match.hand else [match.public_view(), hand.public_view()]
+    for view in views:
+        shown = card_strings(json.dumps(view))
         leak = shown & hidden
         assert not leak, f"public view shows hidden {[CODES[c] for c in leak]}: {view}"
 
@@ -311,7 +321,8 @@ def check_renege_real(hand, r, starts: dict) -> None:
 class Run:
     """The events replayed through a fresh match, step by step, with the real deal kept beside it."""
 
-    def __init__(self, config, events: list[dict], blanked: bool = False, each_step=None) -> None:
+    def __init__(self, config, events: list[dict], blanked=False, each_step=None) -> None:
+        """``blanked``: False (every card read), True (nothing hidden is read) or a ``hide`` of ``blank``."""
         game, options = config
         self.match = Match(game, options)
         self.truth = Truth()
@@ -323,7 +334,9 @@ class Run:
                 key = (hand.number, len(hand.tricks) + 1)
                 self.starts.setdefault(key, [set(h) for h in self.truth.hands])
             self.truth.apply(hand, event)
-            self.match.apply(blank(game, event) if blanked else event)
+            if blanked:
+                event = blank(game, event, ALL_HIDDEN if blanked is True else blanked)
+            self.match.apply(event)
             if not self.hands or self.hands[-1] is not hand:
                 self.hands.append(hand)
             if each_step is not None:
@@ -354,8 +367,9 @@ def test_cards_are_conserved(config, seed, pass_rate, n_hands):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 @SETTINGS
-@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
-def test_cards_are_conserved_with_hands_unknown(config, seed, pass_rate, n_hands):
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands, hide=hides)
+def test_cards_are_conserved_with_hands_unknown(config, seed, pass_rate, n_hands, hide):
+    """Nothing hidden read, and some hands read (the knowledge then deduces the others as far as it soundly can)."""
     events = legal_game(config, seed, pass_rate, n_hands)
 
     def step(run, hand):
@@ -363,14 +377,15 @@ def test_cards_are_conserved_with_hands_unknown(config, seed, pass_rate, n_hands
         check_tricks(hand, run.starts, legal=True)
 
     Run(config, events, blanked=True, each_step=step)
+    Run(config, events, blanked=hide, each_step=step)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 @SETTINGS
-@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands)
-def test_a_legal_game_has_no_renege_and_no_suspicion(config, seed, pass_rate, n_hands):
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands, hide=hides)
+def test_a_legal_game_has_no_renege_and_no_suspicion(config, seed, pass_rate, n_hands, hide):
     events = legal_game(config, seed, pass_rate, n_hands)
-    for blanked in (False, True):
+    for blanked in (False, True, hide):
         run = Run(config, events, blanked=blanked)
         for hand in run.hands:
             assert hand.reneges == [], f"blanked={blanked}: {hand.reneges}"
@@ -564,8 +579,8 @@ INJECT_IDS = [f"{i}-follow" for i in TRICK_IDS] + [f"{i}-{h}" for i in PITCH_IDS
 
 @pytest.mark.parametrize(("config", "how"), INJECT, ids=INJECT_IDS)
 @SETTINGS
-@given(seed=seeds, pass_rate=pass_rates, at=st.integers(min_value=0, max_value=30))
-def test_an_injected_renege_is_caught_and_never_invented(config, how, seed, pass_rate, at):
+@given(seed=seeds, pass_rate=pass_rates, at=st.integers(min_value=0, max_value=30), hide=hides)
+def test_an_injected_renege_is_caught_and_never_invented(config, how, seed, pass_rate, at, hide):
     events, injected = drive(config, seed, pass_rate, at, how)
     if injected is None:
         events, injected = drive(config, seed, pass_rate, 0, how)
@@ -590,8 +605,14 @@ def test_an_injected_renege_is_caught_and_never_invented(config, how, seed, pass
     text = dumps([match_header(run.match), *events])
     assert replay(text.splitlines()).result() == run.match.result()
 
-    # hands unknown: every renege called is real; the other hands stay clean
-    blind = Run(config, events, blanked=True, each_step=lambda run, hand: check_knowledge(hand, run.truth, False))
+    # hands unknown (none read, or some): every renege called is real; the other hands stay clean
+    for blanked in (True, hide):
+        check_blind(config, events, blanked, injected)
+
+
+def check_blind(config, events, blanked, injected):
+    number, trick_no, seat, _ = injected
+    blind = Run(config, events, blanked=blanked, each_step=lambda run, hand: check_knowledge(hand, run.truth, False))
     for h in blind.hands:
         for r in h.reneges:
             check_renege_real(h, r, blind.starts)
