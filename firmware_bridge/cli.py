@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -220,10 +221,17 @@ def _progress_printer(total: int, quiet: bool) -> Callable[[SoakResult], None]:
     return show
 
 
+def _quiet_link_log(args: argparse.Namespace) -> None:
+    # The soak provokes hundreds of link events on purpose; its JSON line counts them.
+    if not args.verbose:
+        logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
+
+
 def cmd_soak(args: argparse.Namespace) -> int:
     """Deal through the fault-injecting relay; end with one JSON line."""
     from hardware.soak import run_soak
 
+    _quiet_link_log(args)
     try:
         deal_pattern(args.game, args.players)
     except ValueError as exc:
@@ -252,6 +260,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Round trip, deal overhead and the soak, printed and summed up in one JSON line."""
     from hardware.bench import deal_overhead, round_trip, soak
 
+    _quiet_link_log(args)
     rt = round_trip(args.pings)
     print(f"round trip over a pty ({rt.count} PINGs): median {rt.median_ms:.2f} ms, p99 {rt.p99_ms:.2f} ms")
     ov = deal_overhead(args.deal_scale)
@@ -324,6 +333,7 @@ def _add_link_faults(p: argparse.ArgumentParser, *, deals_default: int | None) -
     p.add_argument("--game", choices=GAMES, default="bid_whist")
     p.add_argument("--scale", type=_scale, default=0.001, help="mechanism timings as a share of real ones")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--verbose", action="store_true", help="show the driver's link events (unplugs, refusals)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

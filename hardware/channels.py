@@ -127,3 +127,75 @@ class SocketChannel:
         if not self.closed:
             self.closed = True
             self.sock.close()
+
+
+class ServerChannel:
+    """A TCP server on localhost taking one host at a time: the simulator behind a ``socket://`` URL.
+
+    While no host is connected, bytes written are lost (a UART with nobody listening); a new host connection
+    replaces the old one, as a cable plugged into another computer would.
+    """
+
+    def __init__(self, port: int = 0) -> None:
+        self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", port))
+        self.server.listen(1)
+        self.port = self.server.getsockname()[1]
+        self.conn: socket.socket | None = None
+        self.closed = False
+        self.dropped_bytes = 0
+
+    def _accept(self, timeout: float) -> None:
+        ready, _, _ = select.select([self.server], [], [], timeout)
+        if ready:
+            conn, _ = self.server.accept()
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = conn
+
+    def read(self, timeout: float) -> bytes:
+        """Bytes from the connected host within ``timeout`` (b"" if none, or no host)."""
+        if self.closed:
+            raise ChannelClosed()
+        try:
+            if self.conn is None:
+                self._accept(timeout)
+                return b""
+            ready, _, _ = select.select([self.conn, self.server], [], [], timeout)
+            if self.server in ready:
+                self._accept(0)
+                return b""
+            if not ready:
+                return b""
+            data = self.conn.recv(4096)
+        except (OSError, ValueError):
+            if self.closed:
+                raise ChannelClosed() from None
+            data = b""
+        if not data:
+            if self.conn is not None:
+                self.conn.close()
+            self.conn = None
+        return data
+
+    def write(self, data: bytes) -> None:
+        """Send to the connected host; lost if there is none."""
+        if self.closed:
+            raise ChannelClosed()
+        conn = self.conn
+        if conn is None:
+            self.dropped_bytes += len(data)
+            return
+        try:
+            conn.sendall(data)
+        except OSError:
+            self.dropped_bytes += len(data)
+
+    def close(self) -> None:
+        """Stop listening and drop the host."""
+        if not self.closed:
+            self.closed = True
+            if self.conn is not None:
+                self.conn.close()
+            self.server.close()

@@ -9,8 +9,8 @@ An unplug is modelled as a USB serial adapter's: the host's pty is closed (the h
 does when /dev/ttyUSB0 disappears), the symlink is removed, bytes in flight are lost, and on replug a new pty
 appears at the same path. The machine itself keeps its power and keeps working.
 
-The decisions depend only on the seed and each byte's position in its direction's stream, so a run's faults
-can be replayed.
+Drop, flip and duplicate decisions depend only on the seed and each byte's position in its direction's stream,
+so a run's faults can be replayed; a delay holds the chunk that holds the chosen byte.
 """
 
 from __future__ import annotations
@@ -58,11 +58,12 @@ class _Direction:
         f = self.faults
         n = len(data)
         self.stats[f"{self.name}_bytes"] += n
-        draws = self.rng.random((n, 4))
-        bits = self.rng.integers(0, 8, n)
+        # One row of draws per byte, so the decisions do not depend on how the stream was chunked.
+        draws = self.rng.random((n, 5))
+        bits = (draws[:, 4] * 8).astype(np.uint8)
         arr = np.frombuffer(data, dtype=np.uint8).copy()
         flip = draws[:, 1] < f.flip
-        arr[flip] ^= (1 << bits[flip]).astype(np.uint8)
+        arr[flip] ^= np.left_shift(np.uint8(1), bits[flip])
         keep = draws[:, 0] >= f.drop
         repeat = np.where(draws[:, 2] < f.duplicate, 2, 1) * keep
         out = np.repeat(arr, repeat).tobytes()

@@ -1,6 +1,8 @@
-"""The simulated dealing machine, ready to plug in: on a real pseudo-terminal, or in-process on a socket pair.
+"""The simulated dealing machine, ready to plug in: on a real pseudo-terminal, in-process on a socket pair, or
+behind a TCP port for pyserial's ``socket://`` URLs.
 
-On a pty the host opens ``SimulatedDealer.path`` exactly as it opens /dev/ttyUSB0. The simulator keeps its own
+On a pty the host opens ``SimulatedDealer.path`` exactly as it opens /dev/ttyUSB0; on TCP it opens
+``SimulatedDealer.url``. The simulator keeps its own
 handle on the slave side, so the pty survives the host closing and reopening it (as a USB adapter's device
 node survives a program restarting).
 """
@@ -10,13 +12,14 @@ from __future__ import annotations
 import os
 import socket
 
-from hardware.channels import FdChannel, SocketChannel, make_pty
+from hardware.channels import FdChannel, ServerChannel, SocketChannel, make_pty
 from hardware.device import Device, DeviceTiming
 from hardware.machine import FaultRates, Machine, Timing
 
 
 class SimulatedDealer:
-    """A machine (mechanism + firmware) on a pty (``link="pty"``) or a socket pair (``link="socket"``)."""
+    """A machine (mechanism + firmware) on a pty (``link="pty"``), a socket pair (``link="socket"``) or a TCP
+    port (``link="tcp"``)."""
 
     def __init__(
         self,
@@ -30,8 +33,8 @@ class SimulatedDealer:
         deck: list[str] | None = None,
         link: str = "pty",
     ) -> None:
-        if link not in ("pty", "socket"):
-            raise ValueError(f"link must be 'pty' or 'socket', not {link!r}")
+        if link not in ("pty", "socket", "tcp"):
+            raise ValueError(f"link must be 'pty', 'socket' or 'tcp', not {link!r}")
         timing = timing or (Timing.fast() if fast else Timing())
         if device_timing is None:
             device_timing = DeviceTiming(heartbeat=0.1, busy=0.02) if fast else DeviceTiming()
@@ -39,9 +42,10 @@ class SimulatedDealer:
         self.device = Device(self.machine, pair_key, timing=device_timing)
         self.link = link
         self.path: str | None = None
+        self.url: str | None = None
         self.host_socket: socket.socket | None = None
         self._slave_fd: int | None = None
-        self._channel: FdChannel | SocketChannel | None = None
+        self._channel: FdChannel | SocketChannel | ServerChannel | None = None
 
     def start(self) -> SimulatedDealer:
         """Power the machine on; after this ``path`` (pty) or ``host_socket`` (socket) is the host's end."""
@@ -49,6 +53,11 @@ class SimulatedDealer:
             master, slave, path = make_pty()
             self._slave_fd, self.path = slave, path
             self._channel = FdChannel(master)
+            self.url = path
+        elif self.link == "tcp":
+            server = ServerChannel()
+            self._channel = server
+            self.url = f"socket://127.0.0.1:{server.port}"
         else:
             device_end, self.host_socket = socket.socketpair()
             self._channel = SocketChannel(device_end)

@@ -323,3 +323,53 @@ def test_compare_counts_lost_and_duplicated_cards(key):
     assert compare(twice, sim, (2, 2, 2, 2, 0))[1] >= 1
     counts = collections.Counter(len(p) for p in truth)
     assert counts[2] == 4
+
+
+@pytest.mark.timeout(60)
+def test_a_pyserial_socket_url_opens_the_same_way_and_survives_a_dropped_connection(key):
+    with SimulatedDealer(key, seed=4, fast=True, link="tcp") as sim:
+        assert sim.url.startswith("socket://127.0.0.1:")
+        with SimpleDealer.open(sim.url, key, timeouts=Timeouts.fast()) as dealer:
+            dealer.load(deck_for("bid_whist"))
+            sim._channel.conn.close()  # the device side drops the connection
+            result = dealer.deal(WHIST)
+            assert_exact(result, sim, WHIST)
+            assert dealer.dealer.stats["reconnects"] >= 1
+
+
+@pytest.mark.timeout(60)
+def test_the_in_process_link(key):
+    from firmware_bridge.transport import SocketTransport
+
+    with SimulatedDealer(key, seed=4, fast=True, link="socket") as sim:
+        with SimpleDealer.open(SocketTransport(sim.host_socket), key, timeouts=Timeouts.fast()) as dealer:
+            dealer.load(deck_for("pitch"))
+            assert_exact(dealer.deal(deal_pattern("pitch")), sim, deal_pattern("pitch"))
+
+
+def test_relay_faults_are_replayable_and_keep_order():
+    import collections as c
+
+    from hardware.relay import LinkFaults, _Direction
+
+    data = bytes(range(256)) * 40
+    runs = []
+    for _ in range(2):
+        d = _Direction(LinkFaults(drop=0.05, flip=0.01, duplicate=0.02), 9, c.Counter(), "x")
+        for i in range(0, len(data), 37):  # chunking must not change the decisions
+            d.apply(data[i : i + 37], 0.0)
+        runs.append(b"".join(chunk for _, chunk in d.out))
+    assert runs[0] == runs[1] and runs[0] != data
+    whole = _Direction(LinkFaults(drop=0.05, flip=0.01, duplicate=0.02), 9, c.Counter(), "x")
+    whole.apply(data, 0.0)
+    assert whole.out[0][1] == runs[0]
+    late = _Direction(LinkFaults(delay=1.0, delay_s=0.5), 1, c.Counter(), "x")
+    late.apply(b"a", 10.0)
+    late.apply(b"b", 10.1)
+    assert [t for t, _ in late.out] == [10.5, 10.6]
+    keep = _Direction(LinkFaults(delay=0.0), 1, c.Counter(), "x")
+    keep.out.append((99.0, b"held"))
+    keep.apply(b"next", 1.0)
+    assert keep.out[-1] == (99.0, b"next")  # never overtakes a held chunk
+    with pytest.raises(ValueError, match="drop must be a probability"):
+        LinkFaults(drop=2)
