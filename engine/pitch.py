@@ -506,6 +506,9 @@ class PitchHand(Hand):
         other = LJ if c == BJ else BJ
         if not k.possible[seat] >> c & 1 and k.possible[seat] >> other & 1:
             c = other
+        t = self.trick
+        if t is None or t.played >> seat & 1 or seat not in self.active or not k.possible[seat] >> c & 1:
+            return c  # the play will be refused: it must not decide which joker ranks high
         if self.first_joker is None:
             self.first_joker = c
             if c == LJ:
