@@ -299,6 +299,26 @@ def test_left_bower_is_a_trump_when_trump_is_led_must_be_played():
     assert h.reneges[0].established
 
 
+def test_left_bower_led_is_trump_led():
+    """RULINGS.md: the left bower is a trump "for every purpose, following suit included": led, it leads trump.
+    Trump hearts, seat 0 leads the JD: seat 1 must play its JH (its only trump), not a diamond; seats 2 and 3,
+    without a trump, play what they like (diamonds were not led). Seat 1 plays the AD: a proven renege (JH)."""
+    hands = hands_of(
+        "JD AH KH QH TH 9H",
+        "JH AD KD QD TD 9D",
+        "AS KS QS JS TS 9S",
+        "AC KC QC JC TC 9C",
+    )
+    m = start(hands, "3", "H")
+    play(m, "0:JD")
+    h = m.hand
+    assert h.trick.led == 1  # hearts
+    assert [CODES[c] for c in h.legal_plays()] == ["JH"]
+    play(m, "1:AD 2:9S 3:9C")
+    assert [r.to_json() for r in h.reneges] == [{"seat": 1, "trick": 1, "card": "AD", "led": "H", "proof": "JH"}]
+    assert h.suspicions == [] and h.trick.leader == 0
+
+
 def test_left_bower_renege_scored_all_tricks():
     """RULINGS.md, renege penalty ``all_tricks``: "the other side is credited with every trick of the hand, and
     the hand is scored from that". The left-bower renege above (seat 1, team 1): tricks as played 5-1 become

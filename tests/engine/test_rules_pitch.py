@@ -313,6 +313,19 @@ def test_jokers_alike_the_joker_read_is_either_code():
     assert h.trick.leader == 2
 
 
+def test_jokers_alike_a_refused_play_does_not_decide_the_first_joker():
+    """RULINGS.md ``jokers_distinct = false``: "the first joker played in a hand ranks as the high one". A play
+    that cannot have happened (seat 0, which has already played to the trick and holds no joker, "plays BJ") is
+    refused and is not a joker played: the first joker played is still seat 2's, which wins trick 2."""
+    m = setup(JOKER_HANDS, JOKER_PACK, options={"jokers_distinct": False})
+    h = m.hand
+    play(m, JOKER_PLAY[0], "0:9H 1:6H")
+    with pytest.raises(IllegalEvent):
+        play(m, "0:BJ")
+    play(m, "2:LJ 3:BJ")
+    assert h.trick.leader == 2
+
+
 # ------------------------------------------------------------------------------------------------ discard
 
 
