@@ -257,6 +257,12 @@ class Dealer:
                 last_error = str(exc)
             except DealerTimeout as exc:
                 last_error = str(exc)
+            except BaseException:
+                self._up.clear()
+                self._sealer = self._opener = None
+                raise
+            self._up.clear()
+            self._sealer = self._opener = None
             self._stop_reader()
             self.transport.close()
             self.stats["connect_retries"] += 1
@@ -322,6 +328,7 @@ class Dealer:
             except DealerError as exc:
                 log.warning("dealing machine: reconnect failed (%s); trying again", exc)
                 self._down.set()
+                await asyncio.sleep(self.timeouts.backoff_max)
             except Exception:
                 log.exception("dealing machine: reconnect failed unexpectedly; trying again")
                 self._down.set()
@@ -386,8 +393,8 @@ class Dealer:
         elif isinstance(msg, Heartbeat):
             self.stats["heartbeats"] += 1
             if msg.busy_cmd == 0:
-                for pend in self._pending.values():
-                    pend.queue.put_nowait(_IDLE)
+                for waiting in self._pending.values():
+                    waiting.queue.put_nowait(_IDLE)
         elif isinstance(msg, Ack | Busy | CardRead | Reply):
             pend = self._pending.get(msg.cmd_id)
             if pend is None:

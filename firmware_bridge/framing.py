@@ -15,7 +15,7 @@ from crc import Calculator, Crc16
 
 MAX_FRAME = 1024  # longest decoded frame we accept; a longer run of non-zero bytes is noise
 
-_CRC = Calculator(Crc16.IBM_3740, optimized=True)
+_CRC = Calculator(Crc16.IBM_3740.value, optimized=True)
 
 
 class FrameError(ValueError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 from firmware_bridge.cards import byte_to_card, bytes_to_cards, card_to_byte, cards_to_bytes
 
@@ -376,9 +377,18 @@ class FaultDetail:
         except ValueError as exc:
             raise MessageError(f"{r.what}: {exc}") from None
         count = r.u16()
-        lists = [tuple(r.cards()) for _ in range(4)]
+        missing, extra, duplicate, foreign = (tuple(r.cards()) for _ in range(4))
         reason = r.take(r.u8()).decode("ascii", "replace")
-        return cls(None if pocket == NO_POCKET else pocket, card, *lists, count=count, reason=reason)
+        return cls(
+            pocket=None if pocket == NO_POCKET else pocket,
+            card=card,
+            missing=missing,
+            extra=extra,
+            duplicate=duplicate,
+            foreign=foreign,
+            count=count,
+            reason=reason,
+        )
 
 
 @dataclass(frozen=True)
@@ -448,7 +458,7 @@ class NoticeMsg:
 
 Message = Hello | HelloReply | Command | Ack | Busy | CardRead | Reply | StateReport | Heartbeat | NoticeMsg
 
-_DECODERS: dict[MsgType, type] = {
+_DECODERS: dict[MsgType, Any] = {
     MsgType.HELLO: Hello,
     MsgType.HELLO_REPLY: HelloReply,
     MsgType.COMMAND: Command,

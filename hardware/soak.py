@@ -82,8 +82,10 @@ def compare(host: DealResult, sim: SimulatedDealer, pattern: tuple[int, ...]) ->
     lost = duplicated = 0
     physical = [[c.face for c in p] for p in sim.machine.pockets]
     for p, want in enumerate(pattern):
-        have = collections.Counter(physical[p])
-        told = collections.Counter(host.pockets[p] if p < len(host.pockets) else ())
+        have: collections.Counter[str | None] = collections.Counter(physical[p])
+        told: collections.Counter[str | None] = collections.Counter(
+            host.pockets[p] if p < len(host.pockets) else ()
+        )
         lost += sum((have - told).values())
         duplicated += sum((told - have).values())
         duplicated += max(0, len(physical[p]) - want)  # the machine dealt more than asked
