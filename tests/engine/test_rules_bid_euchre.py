@@ -450,8 +450,8 @@ def test_single_exchange_face_down_partner_sits_out():
 
 def test_single_exchange_unread_card_is_null():
     """CONVENTIONS.md: "Where a card is not known (face down, not read), it stands as null". RULINGS.md single:
-    the exchange is face down. With the cards unread, the seats' hands are no longer known exactly: a failure to
-    follow by the declarer is only a suspicion, proven later when it plays the suit led."""
+    the exchange is face down. With the cards unread, the declarer's and the partner's hands are no longer known
+    exactly (see the next test for a renege in that state)."""
     m = start(SINGLE, "single", "H")
     m.apply({"event": "exchange", "seat": 0, "card": None})
     m.apply({"event": "exchange", "seat": 2, "card": None})
@@ -466,6 +466,29 @@ def test_single_exchange_unread_card_is_null():
     assert h.taken == [6, 0]
     assert h.score == [12, -12]
     assert h.reneges == [] and h.irregularities == []
+
+
+def test_single_unread_exchange_declarer_renege_suspected_then_proven():
+    """RULINGS.md single (face-down exchange) and "Common to all games" (proof "from a later play of that suit by
+    the same player"). Hands known, the exchange unread (null): in fact seat 0 passed the QH and got the TD.
+    Trick 2: spades led, the declarer trumps with the KH while it still holds the 9S: the referee cannot be sure
+    which cards the declarer kept, so only a suspicion; in trick 3 it plays the 9S: proven (proof 9S). Renege
+    penalty ``all_tricks``: the defenders are credited with all six tricks, the single fails: -12, +6."""
+    m = start(SINGLE, "single", "H")
+    m.apply({"event": "exchange", "seat": 0, "card": None})
+    m.apply({"event": "exchange", "seat": 2, "card": None})
+    play(m, "0:TD 1:9C 3:9H")  # seat 3 trumps the diamond: it wins
+    h = m.hand
+    assert h.trick.leader == 3
+    play(m, "3:JS 0:KH 1:AS")
+    assert h.reneges == [] and [(s.seat, s.trick, CODES[s.card]) for s in h.suspicions] == [(0, 2, "KH")]
+    play(m, "0:9S 1:TS 3:QC")
+    assert [r.to_json() for r in h.reneges] == [{"seat": 0, "trick": 2, "card": "KH", "led": "S", "proof": "9S"}]
+    play(m, "1:KS 3:KC 0:JH", "0:JD 1:QS 3:AC", "0:AH 1:TC 3:JC")
+    h = m.hands[0]
+    assert h.taken == [4, 2]
+    assert h.final_taken == [0, 6]
+    assert h.score == [-12, 6]
 
 
 def test_single_fewer_than_six_tricks_minus_12_defenders_score_their_tricks():
