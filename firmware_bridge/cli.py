@@ -197,6 +197,7 @@ def _soak_config(args: argparse.Namespace) -> SoakConfig:
         delay=args.delay,
         unplug_every=args.unplug_every,
         fault_rate=args.fault_rate,
+        power_rate=args.power_rate,
         seed=args.seed,
         game=args.game,
         players=args.players,
@@ -328,6 +329,12 @@ def _add_link_faults(p: argparse.ArgumentParser, *, deals_default: int | None) -
         type=_probability("--fault-rate"),
         default=0.0,
         help="per card, of each mechanical fault (jam, double feed, unreadable, pocket count, door)",
+    )
+    p.add_argument(
+        "--power-rate",
+        type=_probability("--power-rate"),
+        default=0.0,
+        help="per card, of a power loss in the middle of a deal",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of every random choice, to replay a run")
     p.add_argument("--game", choices=GAMES, default="bid_whist")

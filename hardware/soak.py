@@ -48,6 +48,7 @@ class SoakConfig:
     unplug_every: int = 50
     unplug_seconds: float = 0.3
     fault_rate: float = 0.0  # per card, for each mechanical fault kind
+    power_rate: float = 0.0  # per card, of a power loss (the machine reboots; its memory keeps the deal)
     seed: int = 0
     game: str = "bid_whist"
     players: int = 4
@@ -67,6 +68,7 @@ class SoakResult:
     cards_duplicated: int = 0
     unplugs: int = 0
     reconnects: int = 0
+    device_resets: int = 0
     retransmits: int = 0
     bytes_dropped: int = 0
     bits_flipped: int = 0
@@ -133,7 +135,10 @@ def _unplug_midway(sim: SimulatedDealer, relay: Relay, cards: int, seconds: floa
 
 async def _soak(cfg: SoakConfig, progress: Callable[[SoakResult], None] | None) -> SoakResult:
     key = new_key()
-    rates = FaultRates({k: cfg.fault_rate for k in MECHANICAL_KINDS}) if cfg.fault_rate else None
+    per_card = {k: cfg.fault_rate for k in MECHANICAL_KINDS if cfg.fault_rate}
+    if cfg.power_rate:
+        per_card[FaultKind.POWER_LOST] = cfg.power_rate
+    rates = FaultRates(per_card) if per_card else None
     deck = deck_for(cfg.game)
     pattern = deal_pattern(cfg.game, cfg.players)
     sim = SimulatedDealer(
@@ -203,6 +208,7 @@ def _fill_link_stats(result: SoakResult, dealer: Dealer, relay: Relay) -> None:
     result.unplugs = relay.stats["unplugs"]
     result.reconnects = dealer.stats["reconnects"]
     result.retransmits = dealer.stats["retransmits"]
+    result.device_resets = dealer.stats["device_resets"]
     result.bytes_dropped = relay.stats["dropped"]
     result.bits_flipped = relay.stats["flipped"]
 

@@ -295,7 +295,14 @@ def test_no_device_or_wrong_key_is_a_clear_link_error(sim):
 @pytest.mark.timeout(120)
 def test_small_soak_through_a_bad_cable():
     cfg = SoakConfig(
-        deals=20, drop=0.01, flip=0.001, duplicate=0.001, unplug_every=7, fault_rate=0.002, seed=2
+        deals=20,
+        drop=0.01,
+        flip=0.001,
+        duplicate=0.001,
+        unplug_every=7,
+        fault_rate=0.002,
+        power_rate=0.003,
+        seed=2,
     )
     result = run_soak(cfg)
     assert result.deals == 20
@@ -304,6 +311,7 @@ def test_small_soak_through_a_bad_cable():
     assert result.cards_lost == 0 and result.cards_duplicated == 0
     assert result.unplugs == 2 and result.bytes_dropped > 0
     assert sum(result.faults.values()) == result.faults_reported
+    assert result.device_resets == result.faults.get("power_lost", 0) >= 1
 
 
 def test_compare_counts_lost_and_duplicated_cards(key):
