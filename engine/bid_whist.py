@@ -275,21 +275,6 @@ class BidWhistHand(Hand):
             self.start_play(self.declarer)  # type: ignore[arg-type]
         super()._apply_play(event)
 
-    def _apply_retract(self, event: dict[str, Any]) -> None:
-        """RULINGS.md, "Common to all games" (``renege_correctable``): the card may be taken back until the renege
-        is established, i.e. until the offender or its partner plays to the next trick. A renege by the last
-        player of a trick completes the trick at once; while nobody has played to the next trick, the finished
-        trick is opened again so that its card can be taken back (its book is no longer credited)."""
-        t = self.trick
-        if self.phase == PLAY and t is not None and not t.cards and self.tricks and self.options["renege_correctable"]:
-            seat = self._seat(event)
-            last = self.tricks[-1]
-            if any(s == seat for s, _ in last.cards):
-                self.taken[self.side_of(self.trick_winner(last))] -= 1
-                self.tricks.pop()
-                self.trick = last
-        super()._apply_retract(event)
-
     def _resolve_joker(self, seat: int, c: int) -> int:
         """``jokers_distinct = false``: the two jokers cannot be told apart, so a joker played is whichever the
         seat may hold, and the first joker played in a hand ranks as the high one."""

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from engine.cards import CODES, NO_SUIT, SUITS, card, codes_of, lowest
 from engine.knowledge import Knowledge, KnowledgeError
 
+SEAT_NAMES = ["seat 0", "seat 1", "seat 2", "seat 3", "seat 4"]
 CHANCE = -1  # the deal is the table's (or the dealing machine's) move
 TERMINAL = -4
 
@@ -57,13 +58,14 @@ class Renege:
 class Trick:
     """One trick: the cards in the order played, the seats that have played (a bitmask), the suit to follow."""
 
-    __slots__ = ("leader", "cards", "played", "led")
+    __slots__ = ("leader", "cards", "played", "led", "active")
 
     def __init__(self, leader: int, led: int = -1) -> None:
         self.leader = leader
         self.cards: list[tuple[int, int]] = []  # (seat, card) in the order played
         self.played = 0  # bit s set: seat s has played to this trick
         self.led = led  # the suit to follow; -1 until set (a joker led at no trump sets none)
+        self.active: list[int] = []  # the seats that played to it, as they stood when it was finished
 
     def seats(self) -> list[int]:
         return [s for s, _ in self.cards]
@@ -201,7 +203,7 @@ class Hand:
     # ---------------------------------------------------------------- the deal
 
     def location_names(self) -> list[str]:
-        return [f"seat {s}" for s in range(self.n_players)]
+        return SEAT_NAMES[: self.n_players]
 
     def deal_sizes(self) -> list[int]:
         """Cards per location at the deal (seats first, then kitty or pack)."""
@@ -450,6 +452,13 @@ class Hand:
         t = self.trick
         k = self.knowledge
         assert t is not None and k is not None
+        if not t.cards and self.tricks and any(s == seat for s, _ in self.tricks[-1].cards):
+            # The card completed its trick; nobody has played to the next one yet, so the renege is not
+            # established: open the finished trick again (its winner no longer credited).
+            last = self.tricks.pop()
+            self._uncredit_trick(last, self.trick_winner(last))
+            self.active = last.active
+            self.trick = t = last
         mine = [i for i, (s, _) in enumerate(t.cards) if s == seat]
         if not mine:
             raise IllegalEvent(f"seat {seat} has no card in the current trick to take back")
@@ -470,6 +479,7 @@ class Hand:
         assert t is not None
         winner = self.trick_winner(t)
         self._credit_trick(t, winner)
+        t.active = list(self.active)
         self.tricks.append(t)
         if self._hand_over():
             self.trick = None
@@ -492,6 +502,10 @@ class Hand:
 
     def _credit_trick(self, t: Trick, winner: int) -> None:
         self.taken[self.side_of(winner)] += 1
+
+    def _uncredit_trick(self, t: Trick, winner: int) -> None:
+        """Undo ``_credit_trick`` (a finished trick opened again to take a card back)."""
+        self.taken[self.side_of(winner)] -= 1
 
     def _next_leader(self, winner: int) -> int:
         return winner

@@ -27,7 +27,7 @@ from engine.cards import (
     rank_of,
     same_colour_suit,
 )
-from engine.hand import BID, DECLARE, PLAY, Hand, IllegalEvent, Renege, Trick
+from engine.hand import BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
 
 EXCHANGE = "exchange"
 
@@ -103,13 +103,14 @@ class PitchHand(Hand):
         self.drawn: list[int] = []  # seats that have drawn, in order
         self.robbed = False
         self.out: set[int] = set()
+        self.passed_over: dict[int, tuple[int, int, int]] = {}  # seat -> (trick, the seat that played, its card)
         self.points_by_seat = [0] * n
         self.first_joker: int | None = None
         self.made = False
         self.moon_result: str | None = None
 
     def location_names(self) -> list[str]:
-        return [f"seat {s}" for s in range(self.n_players)] + ["pack", "unread discards"]
+        return SEAT_NAMES[: self.n_players] + ["pack", "unread discards"]
 
     def deal_sizes(self) -> list[int]:
         """RULINGS.md: 9 each and 18 held back; five-handed 10 each and a blind of 4."""
@@ -449,6 +450,7 @@ class PitchHand(Hand):
         while s != seat:
             if s in self.active and not t.played >> s & 1:
                 self._declare_out(s)
+                self.passed_over[s] = (len(self.tricks) + 1, seat, c)
             s = (s + 1) % self.n_players
         self.turn = seat  # the skipped seats are out: the seat that played was, after all, on turn
         self._check_follow(seat, c, self.trump)  # type: ignore[arg-type]
@@ -477,9 +479,34 @@ class PitchHand(Hand):
             Renege(seat, len(self.tricks) + 1, c, led, lowest(held) if held else c, kind="non-trump played")
         )
 
+    def _plays_after_all(self, seat: int) -> None:
+        """RULINGS.md, "Common to all games" (``renege_correctable``): a renege is established once the offender or
+        its partner plays to the next trick; before that the director may let it be put right. A seat passed over
+        in this trick that plays after all, before the trick is over, has not held out: it is not out, the call
+        is dropped, and the play that passed it over was out of turn (an irregularity, not a renege)."""
+        trick_no = len(self.tricks) + 1
+        info = self.passed_over.get(seat)
+        if info is None or info[0] != trick_no or not self.options["renege_correctable"]:
+            return  # the seat is out: Hand.play refuses the card
+        del self.passed_over[seat]
+        self.out.discard(seat)
+        self.active = sorted(self.active + [seat])
+        self.reneges = [r for r in self.reneges if not (r.seat == seat and r.trick == trick_no and r.card is None)]
+        self.suspicions = [
+            r for r in self.suspicions if not (r.seat == seat and r.trick == trick_no and r.card is None)
+        ]
+        _, ahead, card_ahead = info
+        entry = {"kind": "out of turn", "seat": ahead, "trick": trick_no, "card": CODES[card_ahead], "turn": seat}
+        if entry not in self.irregularities:
+            self.irregularities.append(entry)
+        self.turn = seat
+
     def play(self, seat: int, c: int) -> None:
         """RULINGS.md, five-handed: the called card's holder is the secret partner, known once it is played;
         a declarer who robbed the called card from the blind must lead it."""
+        t = self.trick
+        if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
+            self._plays_after_all(seat)
         if self.called is not None:
             if (
                 not self.tricks
@@ -537,11 +564,22 @@ class PitchHand(Hand):
                 self.points_by_seat[winner] += v
         self.taken = self.side_points() if self.n_players == 4 else list(self.points_by_seat)
 
+    def _uncredit_trick(self, t: Trick, winner: int) -> None:
+        assert self.trump is not None
+        two = make(R2, self.trump)
+        for seat, c in t.cards:
+            v = self.values.get(c, 0)
+            if v:
+                self.points_by_seat[seat if c == two and not self.options["dirty"] else winner] -= v
+        self.taken = self.side_points() if self.n_players == 4 else list(self.points_by_seat)
+        self.out -= set(t.active)
+
     def _finish_trick(self) -> None:
         t = self.trick
         assert t is not None
         winner = self.trick_winner(t)
         self._credit_trick(t, winner)
+        t.active = list(self.active)
         self.tricks.append(t)
         k = self.knowledge
         assert k is not None
