@@ -108,9 +108,10 @@ class DealResult:
     """What the pockets hold after a deal command, from the device's own state report."""
 
     cmd_id: int
-    pockets: tuple[tuple[str | None, ...], ...]
-    state: StateReport
-    reads: tuple[tuple[int, str | None], ...]  # (pocket, card) as reported card by card, this command only
+    pockets: tuple[tuple[str | None, ...], ...] = field(repr=False)
+    state: StateReport = field(repr=False)
+    # (pocket, card) as reported card by card, this command only
+    reads: tuple[tuple[int, str | None], ...] = field(repr=False)
 
 
 @dataclass

@@ -271,7 +271,7 @@ class CardRead:
     cmd_id: int
     index: int
     pocket: int
-    card: str | None
+    card: str | None = field(repr=False)
 
     def encode(self) -> bytes:
         return struct.pack(">IHB", self.cmd_id, self.index, self.pocket) + cards_to_bytes([self.card])
@@ -299,8 +299,9 @@ class StateReport:
     last_fault_cmd: int
     plan_cmd: int  # the command whose deal is unfinished (0: none)
     plan_remaining: tuple[int, ...]  # cards still due per pocket (a deal file counts per pocket too)
-    pockets: tuple[tuple[str | None, ...], ...]
-    reject: tuple[str | None, ...] = ()
+    # Card identities stay out of repr(): a message printed in a log or a traceback shows no hand.
+    pockets: tuple[tuple[str | None, ...], ...] = field(repr=False)
+    reject: tuple[str | None, ...] = field(default=(), repr=False)
 
     def encode(self) -> bytes:
         out = struct.pack(
@@ -353,7 +354,7 @@ class FaultDetail:
     """What a fault concerns: a pocket, a card, and for a deck check the four lists of findings."""
 
     pocket: int | None = None
-    card: str | None = None
+    card: str | None = field(default=None, repr=False)
     missing: tuple[str | None, ...] = ()
     extra: tuple[str | None, ...] = ()
     duplicate: tuple[str | None, ...] = ()

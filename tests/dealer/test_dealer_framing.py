@@ -214,3 +214,12 @@ def test_pairing_key_file(tmp_path):
         load_key(tmp_path / "bad.key")
     with pytest.raises(FileNotFoundError, match="no pairing key"):
         load_key(tmp_path / "absent.key")
+
+
+def test_no_card_identity_in_a_message_repr():
+    state = _state()
+    text = repr(Reply(1, Fault.DUPLICATE_CARD, FaultDetail(pocket=1, card="QS"), state)) + repr(
+        CardRead(1, 0, 2, "9D")
+    )
+    for card in ("AS", "KH", "BJ", "2C", "QS", "9D"):
+        assert card not in text
