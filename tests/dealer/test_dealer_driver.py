@@ -184,7 +184,7 @@ def test_hopper_empty_without_a_deck_list(sim, dealer):
 
 @pytest.mark.timeout(60)
 def test_power_lost_mid_deal_resumes_from_the_device_memory(sim, dealer):
-    sim.machine.timing = Timing().scaled(0.01)
+    sim.machine.timing = Timing().scaled(0.05)
     dealer.load(deck_for("bid_whist"))
     boot = dealer.info.boot_id
 
@@ -207,7 +207,7 @@ def test_power_lost_mid_deal_resumes_from_the_device_memory(sim, dealer):
 
 @pytest.mark.timeout(60)
 def test_emergency_stop_from_the_driver(sim, dealer):
-    sim.machine.timing = Timing().scaled(0.01)
+    sim.machine.timing = Timing().scaled(0.05)
     dealer.load(deck_for("bid_whist"))
     errors = []
 
@@ -233,7 +233,7 @@ def test_emergency_stop_from_the_driver(sim, dealer):
 
 @pytest.mark.timeout(60)
 def test_unplug_in_the_middle_of_a_deal_loses_and_repeats_nothing(key, tmp_path):
-    with SimulatedDealer(key, seed=5, timing=Timing().scaled(0.01), fast=True) as sim:
+    with SimulatedDealer(key, seed=5, timing=Timing().scaled(0.05), fast=True) as sim:
         with Relay(sim.path, str(tmp_path / "ttyDEALER"), seed=1) as relay:
             with SimpleDealer.open(relay.link_path, key, timeouts=Timeouts.fast()) as dealer:
                 dealer.load(deck_for("bid_whist"))
@@ -247,10 +247,10 @@ def test_unplug_in_the_middle_of_a_deal_loses_and_repeats_nothing(key, tmp_path)
                 t.start()
                 result = dealer.deal(WHIST)
                 t.join()
-                assert relay.stats["unplugs"] == 1 and dealer.dealer.stats["reconnects"] >= 1
                 assert_exact(result, sim, WHIST)
                 # The same machine, one session later: its state report is the truth.
                 assert dealer.status().pockets == tuple(physical(sim))
+                assert relay.stats["unplugs"] == 1 and dealer.dealer.stats["reconnects"] >= 1
 
 
 @pytest.mark.timeout(60)
