@@ -602,6 +602,39 @@ def test_holding_out_skipped_with_a_trump_hands_known_defenders_penalised(contra
     assert m.result()["hands"][0]["reneges"] == [HOLDING_OUT_1]
 
 
+def test_passed_over_seat_that_plays_in_the_same_trick_is_not_holding_out():
+    """RULINGS.md, "Common to all games": a renege "is established once the offender or the offender's partner
+    plays to the next trick ...; before that, the director may let the player ... play a legal one, with no
+    penalty (``renege_correctable = true``)"; "A play by a seat that is not on turn is an irregularity ('out of
+    turn') ...; it is not scored as a renege." Seat 2 plays before seat 1 in trick 1, so seat 1 looks passed over
+    while holding trumps; but seat 1 then plays its KH in the same trick: no hold-out, seat 2's play was out of
+    turn. The hand goes on as the standard one: [-4, 7]."""
+    m = setup(STD_HANDS, STD_PACK)
+    h = m.hand
+    play(m, "0:AH 2:QH")
+    assert renege_rows(h) == [HOLDING_OUT_1]
+    play(m, "1:KH")
+    assert h.reneges == [] and h.suspicions == [] and 1 in h.active
+    assert h.irregularities == [{"kind": "out of turn", "seat": 2, "trick": 1, "card": "QH", "turn": 1}]
+    assert m.current_player() == 3
+    play(m, "3:JH", *STD_PLAY[1:])
+    h = m.hands[0]
+    assert h.reneges == [] and h.score == [-4, 7]
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_passed_over_seat_cannot_come_back_when_not_correctable(known):
+    """RULINGS.md ``renege_correctable = false``: no correction; the seat passed over is out (CONVENTIONS.md: "In
+    Pitch a seat that is skipped is out"): its late card is refused and the hold-out stands (hands known) or stays
+    a suspicion (hands unknown)."""
+    m = setup(STD_HANDS, STD_PACK, options={"renege_correctable": False}, known=known)
+    h = m.hand
+    play(m, "0:AH 2:QH")
+    with pytest.raises(IllegalEvent):
+        play(m, "1:KH")
+    assert len(h.reneges if known else h.suspicions) == 1
+
+
 def test_holding_out_by_the_bidding_side_is_set():
     """RULINGS.md renege penalty: "the offending side scores nothing for the hand; if it is the bidding side, it
     is set". Declarer seat 1 (team 1) bids 5; trick 4 is led by seat 3, who has the 4H, but seat 0 plays first:
