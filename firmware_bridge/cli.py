@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from firmware_bridge.cards import GAMES, deal_pattern, deck_for
+from firmware_bridge.cards import GAMES, deal_pattern, deck_for, parse_card
 from firmware_bridge.driver import Timeouts
 from firmware_bridge.errors import DealerError
 from firmware_bridge.security import load_key
@@ -138,8 +138,56 @@ def cmd_sim(args: argparse.Namespace) -> int:
 # dealer deal
 
 
+def read_board(path: str, game: str, players: int) -> list[tuple[str, int]]:
+    """The (card, pocket) pairs of a board: the first ``deal`` event of a table record (CONVENTIONS.md),
+    each seat's hand to its pocket and the kitty to pocket 4. UserError names the file, line and problem."""
+    if game == "pitch":
+        raise _user_error(
+            "--board: a Pitch board keeps its pack in order in the machine, which a deal file "
+            "cannot do; deal Pitch without --board"
+        )
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as exc:
+        raise _user_error(f"--board {path}: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise _user_error(f"--board {path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(event, dict) or event.get("event") != "deal":
+            continue
+        hands = event.get("hands")
+        if not isinstance(hands, list) or len(hands) != players:
+            raise _user_error(f"--board {path}:{number}: 'hands' must list {players} hands")
+        pockets = [*hands, event.get("kitty") or []]
+        pairs: list[tuple[str, int]] = []
+        for pocket, cards in enumerate(pockets):
+            if not isinstance(cards, list):
+                raise _user_error(f"--board {path}:{number}: pocket {pocket} is not a list of cards")
+            for card in cards:
+                try:
+                    pairs.append((parse_card(str(card)) if card is not None else "", pocket))
+                except ValueError as exc:
+                    raise _user_error(f"--board {path}:{number}: {exc}") from None
+                if card is None:
+                    raise _user_error(f"--board {path}:{number}: pocket {pocket} has an unknown card (null)")
+        faces = [c for c, _ in pairs]
+        if sorted(faces) != sorted(deck_for(game)):
+            twice = sorted({c for c in faces if faces.count(c) > 1})
+            absent = sorted(set(deck_for(game)) - set(faces))
+            raise _user_error(
+                f"--board {path}:{number}: the board must name each card of the {game} deck once "
+                f"(twice: {' '.join(twice) or 'none'}; absent: {' '.join(absent) or 'none'})"
+            )
+        return pairs
+    raise _user_error(f"--board {path}: no deal event in the file")
+
+
 def cmd_deal(args: argparse.Namespace) -> int:
-    """Load and verify the game's deck, shuffle, deal the game's pattern, print each pocket."""
+    """Load and verify the game's deck, shuffle, deal the game's pattern (or a board), print each pocket."""
     from firmware_bridge.simple import SimpleDealer
 
     key = _key(args, create=False)
@@ -147,6 +195,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
         pattern = deal_pattern(args.game, args.players)
     except ValueError as exc:
         raise _user_error(f"--players: {exc}") from None
+    board = read_board(args.board, args.game, args.players) if args.board else None
     timeouts = Timeouts(connect=args.timeout)
     try:
         dealer = SimpleDealer.open(args.port, key, timeouts=timeouts)
@@ -154,9 +203,12 @@ def cmd_deal(args: argparse.Namespace) -> int:
         raise _user_error(f"--port {args.port}: {exc}") from None
     try:
         count = dealer.load(deck_for(args.game))
-        if not args.no_shuffle:
-            dealer.shuffle()
-        result = dealer.deal(pattern)
+        if board is not None:
+            result = dealer.deal_file(board)
+        else:
+            if not args.no_shuffle:
+                dealer.shuffle()
+            result = dealer.deal(pattern)
     except DealerError as exc:
         raise _user_error(str(exc)) from None
     finally:
@@ -373,6 +425,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--game", required=True, choices=GAMES)
     p.add_argument("--players", type=int, default=4, help="4, or 5 for five-handed pitch")
     p.add_argument("--no-shuffle", action="store_true", help="deal the hopper as it lies")
+    p.add_argument(
+        "--board",
+        help="deal this board: a table record (JSON Lines) whose first deal event names the hands and kitty",
+    )
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the machine to answer")
     _add_key(p)
     p.set_defaults(func=cmd_deal)

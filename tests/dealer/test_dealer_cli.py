@@ -160,3 +160,32 @@ def test_dealer_sim_prints_a_device_path_a_host_can_deal_on(key_file, tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.mark.timeout(60)
+def test_dealer_deal_a_board_from_a_table_record(key_file, tmp_path, capsys):
+    deck = deck_for("bid_whist")
+    hands = [deck[i * 12 : (i + 1) * 12] for i in range(4)]
+    record = tmp_path / "board.jsonl"
+    record.write_text(
+        json.dumps({"event": "match", "version": 1, "game": "bid_whist"})
+        + "\n"
+        + json.dumps({"event": "deal", "dealer": 0, "hands": hands, "kitty": deck[48:]})
+        + "\n"
+    )
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True) as sim:
+        argv = ["dealer", "deal", "--port", sim.path, "--game", "bid_whist", "--key-file", str(key_file)]
+        assert main([*argv, "--board", str(record)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        for seat in range(4):
+            assert sorted(lines[seat].split(":", 1)[1].split()) == sorted(hands[seat])
+        assert sorted(lines[4].split(":", 1)[1].split()) == sorted(deck[48:])
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(
+            json.dumps({"event": "deal", "hands": [hands[0], hands[0], hands[2], hands[3]]}) + "\n"
+        )
+        assert main([*argv, "--board", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert f"--board {bad}:1: the board must name each card of the bid_whist deck once (twice: " in err
+        assert main([*argv, "--board", str(tmp_path / "absent.jsonl")]) == 2
+        assert "No such file" in capsys.readouterr().err
