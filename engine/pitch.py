@@ -13,6 +13,7 @@ from engine.cards import (
     BJ,
     CODES,
     FULL_DECK_MASK,
+    JOKER_MASK,
     LJ,
     R2,
     R3,
@@ -501,10 +502,38 @@ class PitchHand(Hand):
             self.irregularities.append(entry)
         self.turn = seat
 
+    def _trick_gathered_without_the_rest(self, seat: int, c: int) -> None:
+        """RULINGS.md, renege ("holding out"): a player who "stops playing, while still holding a trump". A seat
+        that has played to this trick plays again: the trick was gathered without the seats that had not played
+        (they stopped playing: out, holding out if they still hold a trump), and the card leads the next trick.
+        Only when that seat is the one to lead it (the winner, or the next to its left not out) and may hold the
+        card; otherwise nothing changes and Hand.play refuses the card."""
+        t = self.trick
+        k = self.knowledge
+        assert t is not None and k is not None
+        may = k.possible[seat]
+        if not (may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK)):
+            return
+        missing = [s for s in self.active if not t.played >> s & 1]
+        staying = [s for s in self.active if s not in missing and k.count[s] > 0]
+        if not missing or seat not in staying:
+            return
+        leader = self.trick_winner(t)
+        while leader not in staying:
+            leader = (leader + 1) % self.n_players
+        if leader != seat:
+            return
+        for s in missing:
+            self._declare_out(s)
+        self._finish_trick()
+
     def play(self, seat: int, c: int) -> None:
         """RULINGS.md, five-handed: the called card's holder is the secret partner, known once it is played;
         a declarer who robbed the called card from the blind must lead it."""
         t = self.trick
+        if t is not None and t.played >> seat & 1 and self.phase == PLAY:
+            self._trick_gathered_without_the_rest(seat, c)
+            t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
             self._plays_after_all(seat)
         if self.called is not None:
