@@ -635,6 +635,45 @@ def test_passed_over_seat_cannot_come_back_when_not_correctable(known):
     assert len(h.reneges if known else h.suspicions) == 1
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_stops_playing_last_in_the_trick_is_holding_out(known):
+    """RULINGS.md: holding out is also a player who "stops playing, while still holding a trump". Seat 3, last to
+    play to trick 1, plays nothing; the trick is gathered and its winner (seat 0, the AH) leads the next one: seat
+    3 is out, holding JH LJ TH 4H. Hands known: a proven hold-out at once (proof 4H). Hands unknown: a suspicion,
+    proven at the end when its four cards are the only ones unseen. Team 1 scores nothing; team 0 (bid 4) took
+    AH, 3H, 2H: 5."""
+    m = setup(STD_HANDS, STD_PACK, known=known)
+    h = m.hand
+    play(m, "0:AH 1:KH 2:QH", "0:9H")
+    assert 3 not in h.active and len(h.tricks) == 1 and h.trick.leader == 0
+    if known:
+        assert renege_rows(h) == [
+            {"seat": 3, "trick": 1, "card": None, "led": "H", "proof": "4H", "kind": "holding out"}
+        ]
+    else:
+        assert h.reneges == [] and [(r.seat, r.trick) for r in h.suspicions] == [(3, 1)]
+    play(m, "1:JD 2:BJ", "1:3H 2:8H 0:7H", "2:5H 0:2H 1:6H")
+    h = m.hands[0]
+    assert renege_rows(h) == [{"seat": 3, "trick": 1, "card": None, "led": "H", "proof": "4H", "kind": "holding out"}]
+    assert h.taken == [5, 2]
+    assert h.score == [5, 0]
+
+
+def test_second_card_to_a_trick_by_a_seat_not_leading_next_is_refused():
+    """CONVENTIONS.md: a record that cannot have happened is refused. After 0:AH 1:KH 2:QH, a second card by seat 1
+    cannot be the lead of the next trick (seat 0 won it), and seat 0's AH again cannot be played: both refused,
+    nothing changes (seat 3 still to play)."""
+    m = setup(STD_HANDS, STD_PACK)
+    h = m.hand
+    play(m, "0:AH 1:KH 2:QH")
+    for bad in ("1:JD", "0:AH"):
+        with pytest.raises(IllegalEvent):
+            play(m, bad)
+    assert h.active == [0, 1, 2, 3] and len(h.trick.cards) == 3 and h.reneges == []
+    play(m, "3:JH")
+    assert h.trick.leader == 0 and h.reneges == []
+
+
 def test_holding_out_by_the_bidding_side_is_set():
     """RULINGS.md renege penalty: "the offending side scores nothing for the hand; if it is the bidding side, it
     is set". Declarer seat 1 (team 1) bids 5; trick 4 is led by seat 3, who has the 4H, but seat 0 plays first:
