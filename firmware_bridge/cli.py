@@ -213,25 +213,57 @@ def cmd_deal(args: argparse.Namespace) -> int:
         raise _user_error(str(exc)) from None
     finally:
         dealer.close()
-    names = list(POCKET_NAMES)
-    if args.game == "bid_whist":
-        names[4] = "kitty"
-    elif args.game == "pitch" and args.players == 5:
-        names[4] = "seat 4"
-    for p, want in enumerate(pattern):
-        if want:
-            cards = " ".join(c or "??" for c in result.pockets[p])
-            print(f"{names[p]:8} ({len(result.pockets[p]):2}): {cards}")
-    if result.state.hopper:
-        held = (
-            "pack"
-            if args.game == "pitch" and args.players == 4
-            else "blind"
-            if args.game == "pitch"
-            else "rest"
-        )
-        print(f"{held:8} ({result.state.hopper:2}): held in the machine")
+    _print_pockets(result.pockets, result.state.hopper, pattern, args.game, args.players)
     print(f"deck verified: {count} cards read", file=sys.stderr)
+    return 0
+
+
+def _print_pockets(
+    pockets: tuple[tuple[str | None, ...], ...],
+    hopper: int,
+    pattern: tuple[int, ...] | None,
+    game: str | None,
+    players: int = 4,
+) -> None:
+    names = list(POCKET_NAMES)
+    if game == "bid_whist":
+        names[4] = "kitty"
+    elif game == "pitch" and players == 5:
+        names[4] = "seat 4"
+    for p, cards in enumerate(pockets):
+        if (pattern[p] if pattern is not None and p < len(pattern) else len(cards)) or cards:
+            print(f"{names[p]:8} ({len(cards):2}): {' '.join(c or '??' for c in cards)}")
+    if hopper:
+        held = "rest"
+        if game == "pitch":
+            held = "pack" if players == 4 else "blind"
+        print(f"{held:8} ({hopper:2}): held in the machine")
+
+
+def cmd_after_fault(args: argparse.Namespace) -> int:
+    """``status``, ``resume`` or ``abort`` on the machine at --port, then print the pockets."""
+    from firmware_bridge.simple import SimpleDealer
+
+    key = _key(args, create=False)
+    try:
+        dealer = SimpleDealer.open(args.port, key, timeouts=Timeouts(connect=args.timeout))
+    except DealerError as exc:
+        raise _user_error(f"--port {args.port}: {exc}") from None
+    try:
+        if args.dealer_command == "resume":
+            state = dealer.resume().state
+        elif args.dealer_command == "abort":
+            state = dealer.abort()
+        else:
+            state = dealer.status()
+    except DealerError as exc:
+        raise _user_error(str(exc)) from None
+    finally:
+        dealer.close()
+    _print_pockets(state.pockets, state.hopper, None, None)
+    pending = f", an interrupted deal owes {sum(state.plan_remaining)} cards" if state.plan_cmd else ""
+    door = ", door open" if state.door_open else ""
+    print(f"last fault: {state.last_fault.name.lower()}{pending}{door}", file=sys.stderr)
     return 0
 
 
@@ -432,6 +464,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for the machine to answer")
     _add_key(p)
     p.set_defaults(func=cmd_deal)
+
+    for name, text in (
+        ("status", "show the machine's state report (pockets, hopper, last fault, interrupted deal)"),
+        ("resume", "finish the deal a fault interrupted, after fixing its cause"),
+        ("abort", "give up the deal a fault interrupted"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--port", required=True, help="device path or pyserial URL")
+        p.add_argument(
+            "--timeout", type=float, default=10.0, help="seconds to wait for the machine to answer"
+        )
+        _add_key(p)
+        p.set_defaults(func=cmd_after_fault)
 
     p = sub.add_parser("soak", help="deal through a fault-injecting relay; end with one JSON line")
     _add_link_faults(p, deals_default=100)

@@ -189,3 +189,28 @@ def test_dealer_deal_a_board_from_a_table_record(key_file, tmp_path, capsys):
         assert f"--board {bad}:1: the board must name each card of the bid_whist deck once (twice: " in err
         assert main([*argv, "--board", str(tmp_path / "absent.jsonl")]) == 2
         assert "No such file" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(60)
+def test_after_a_fault_the_operator_resumes_from_the_command_line(key_file, capsys):
+    from hardware.machine import FaultKind
+
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True) as sim:
+        common = ["--port", sim.path, "--key-file", str(key_file)]
+        sim.machine.inject(FaultKind.JAM)
+        assert main(["dealer", "deal", "--game", "bid_whist", *common]) == 2
+        assert "jam during DEAL" in capsys.readouterr().err
+        assert main(["dealer", "deal", "--game", "bid_whist", *common]) == 2
+        assert "fault_pending" in capsys.readouterr().err
+        assert main(["dealer", "status", *common]) == 0
+        assert "last fault: jam, an interrupted deal owes 54 cards" in capsys.readouterr().err
+        assert main(["dealer", "resume", *common]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert [line[:13] for line in out] == [
+            "seat 0   (12)",
+            "seat 1   (12)",
+            "seat 2   (12)",
+            "seat 3   (12)",
+            "pocket 4 ( 6)",
+        ]
+        assert main(["dealer", "abort", *common]) == 0
