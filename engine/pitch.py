@@ -635,6 +635,12 @@ class PitchHand(Hand):
         still holds a trump."""
         k = self.knowledge
         assert k is not None
+        if self.called is not None and self.called_holder is None:
+            # Five-handed: the called card was never shown (its holder held it out): the secret partner is the
+            # seat known to hold it, so that the sides are scored right.
+            holder = [s for s in range(self.n_players) if k.certain[s] >> self.called & 1]
+            if holder:
+                self.called_holder = holder[0]
         keep = []
         for s in self.suspicions:
             held = k.certain[s.seat] & self.trump_mask
