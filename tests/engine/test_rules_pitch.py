@@ -1220,3 +1220,20 @@ def test_five_handed_called_card_in_the_blind_scores_alone():
     h = m.hands[0]
     assert h.irregularities == []
     assert h.score == [7, 3, 3, 3, 3]
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_five_handed_secret_partner_holding_out_the_called_card_sets_the_bidders(known):
+    """RULINGS.md five-handed: the called card's holder "is the secret partner (known once the card is played)";
+    renege penalty: "if it is the bidding side, it is set". Seat 0 calls the TH; seat 3, holding it (with the LJ
+    and 9H), is skipped in trick 1 and never shows it. The deal (or, hands unknown, the end-of-hand accounting: its
+    three cards are the only ones unseen) shows it held the called card: it is the partner, so the bidding side
+    held out and is set (-5 to seats 0 and 3); each of the others scores its side's 4 points (seat 4 took the 3H
+    in trick 3, seat 2 played the 2H; seat 0 took AH JD JH BJ; the LJ and TH stayed with seat 3)."""
+    m = five_setup("TH", known=known)
+    play(m, "0:AH 1:QH 2:JD 4:8H", "0:KH 1:JH 2:BJ 4:7H", "0:3H 2:2H 4:6H", "0:5H", "0:4H")
+    h = m.hands[0]
+    assert renege_rows(h) == [{"seat": 3, "trick": 1, "card": None, "led": "H", "proof": "9H", "kind": "holding out"}]
+    assert h.called_holder == 3
+    assert h.points_by_seat == [4, 0, 1, 0, 3]
+    assert h.score == [-5, 4, 4, -5, 4]
