@@ -312,6 +312,16 @@ def _quiet_link_log(args: argparse.Namespace) -> None:
         logging.getLogger("firmware_bridge").setLevel(logging.ERROR)
 
 
+def _soak_json(result: SoakResult) -> dict[str, object]:
+    # The four numbers the issue asks for first, then the rest of the evidence.
+    head = ("deals_completed", "faults_reported", "cards_lost", "cards_duplicated")
+    body = result.as_json_dict()
+    out = {k: body[k] for k in head}
+    out.update({k: v for k, v in body.items() if k not in head})
+    out["seconds"] = round(result.seconds, 1)
+    return out
+
+
 def cmd_soak(args: argparse.Namespace) -> int:
     """Deal through the fault-injecting relay; end with one JSON line."""
     from hardware.soak import run_soak
@@ -325,14 +335,7 @@ def cmd_soak(args: argparse.Namespace) -> int:
         result = run_soak(_soak_config(args), _progress_printer(args.deals, args.quiet))
     except RuntimeError as exc:
         raise _user_error(str(exc)) from None
-    out = {
-        "deals_completed": result.deals_completed,
-        "faults_reported": result.faults_reported,
-        "cards_lost": result.cards_lost,
-        "cards_duplicated": result.cards_duplicated,
-        **{k: v for k, v in result.as_json_dict().items() if k not in ("deals_completed", "faults_reported")},
-    }
-    out["seconds"] = round(result.seconds, 1)
+    out = _soak_json(result)
     print(json.dumps(out))
     ok = result.cards_lost == 0 and result.cards_duplicated == 0 and result.deals_failed_silently == 0
     return 0 if ok else 1
@@ -365,18 +368,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.soak_deals:
         args.deals, args.players = args.soak_deals, 4
         result = soak(_soak_config(args), _progress_printer(args.soak_deals, args.quiet))
-        soak_line = {
-            "deals_completed": result.deals_completed,
-            "faults_reported": result.faults_reported,
-            "cards_lost": result.cards_lost,
-            "cards_duplicated": result.cards_duplicated,
-            "deals": result.deals,
-            "deals_failed_with_fault": result.deals_failed_with_fault,
-            "deals_failed_silently": result.deals_failed_silently,
-            "unplugs": result.unplugs,
-            "retransmits": result.retransmits,
-            "seconds": round(result.seconds, 1),
-        }
+        soak_line = _soak_json(result)
         print(f"soak: {json.dumps(soak_line)}")
         summary["soak"] = soak_line
     print(json.dumps(summary))
