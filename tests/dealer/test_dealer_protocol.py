@@ -253,3 +253,14 @@ def test_deal_before_load_and_bad_arguments_are_refused(rig):
     host.send(Command(5, Op.DEAL_MORE, bytes([9, 1])))
     reply, _ = host.until(is_reply(5))
     assert reply.status is Fault.BAD_COMMAND
+
+
+@pytest.mark.timeout(30)
+def test_a_hello_of_another_version_is_refused(rig):
+    sim, host = rig
+    body = bytearray(Sealer(hello_keys(host.key)).seal(MsgType.HELLO, Hello(2, new_nonce()).encode(), seq=0))
+    host.raw_send(bytes(body))
+    host.hello_opener = Opener(hello_keys(host.key), check_replay=False)
+    notice = host.recv()
+    assert isinstance(notice, NoticeMsg) and notice.code is Notice.MALFORMED
+    assert sim.device.session is None
