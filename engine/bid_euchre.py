@@ -201,11 +201,12 @@ class BidEuchreHand(Hand):
         tricks = list(self.taken)
         extra = [0, 0]
         if self.reneges:
-            off = self.side_of(self.reneges[0].seat)  # the first renege is the one penalised
             if self.options["renege_penalty"] == "all_tricks":
+                off = self.side_of(self.reneges[0].seat)  # the first renege: every trick goes to the other side
                 tricks[off], tricks[1 - off] = 0, 6
             else:
-                extra[1 - off] = self.options["renege_points"]
+                for r in self.reneges:  # each established renege: the other side scores renege_points more
+                    extra[1 - self.side_of(r.seat)] += self.options["renege_points"]
         need = 6 if lone else int(self.contract or 0)
         if lone:
             if tricks[d] == 6:
