@@ -345,6 +345,23 @@ def test_renege_penalty_points(points, score):
     assert m.hands[0].score == score
 
 
+def test_renege_penalty_points_for_each_renege():
+    """RULINGS.md: "``renege_penalty = "points"`` with ``renege_points = 2``: the other side scores 2 more", and
+    "Common to all games": the referee applies "an established renege's penalty". Ambiguity resolved: each
+    established renege is penalised (as Bid Whist says "for each established renege"). Seat 1 reneges in trick 1
+    (9C on the AH, holding the JD) and seat 3 in trick 3 (JS on the AC, holding the JC): team 0 scores its 5
+    tricks + 2 + 2."""
+    m = start(LEFT, "3", "H", options={"renege_penalty": "points"})
+    play(m, "0:AH 1:9C 2:JH 3:9S", "2:9D 3:TS 0:AS 1:JD", "1:AC 2:TD 3:JS 0:9H", "0:KH 1:TC 2:QD 3:JC",
+         "0:QH 1:QC 2:KD 3:QS", "0:TH 1:KC 2:AD 3:KS")
+    h = m.hands[0]
+    assert [(r.seat, r.trick, CODES[r.card], CODES[r.proof]) for r in h.reneges] == [
+        (1, 1, "9C", "JD"), (3, 3, "JS", "JC")
+    ]
+    assert h.final_taken == [5, 1]
+    assert h.score == [9, 1]
+
+
 def test_left_bower_held_is_not_its_printed_suit_no_renege():
     """RULINGS.md: the left bower is a trump "for every purpose, following suit included": it is not a card of
     its printed suit. Trump hearts; diamonds are led while seat 1 holds the JD and no other diamond: seat 1 may
