@@ -208,14 +208,15 @@ class Device:
                     log.exception("dealer firmware: frame handling failed")
 
     def _tick_loop(self) -> None:
-        last_hb = 0.0
+        last_hb = last_busy = 0.0
         while self._running:
-            time.sleep(min(self.timing.busy, self.timing.heartbeat) / 2)
+            time.sleep(min(self.timing.busy, self.timing.heartbeat) / 4)
             now = time.monotonic()
             with self._cond:
                 current, progress = self.current, self.progress
             try:
-                if current is not None:
+                if current is not None and now - last_busy >= self.timing.busy:
+                    last_busy = now
                     self._send(Busy(current.cmd_id, *progress))
                 if now - last_hb >= self.timing.heartbeat:
                     last_hb = now
