@@ -1,9 +1,12 @@
 """The device's protocol state machine, driven frame by frame by a hand-made host over a socket pair."""
 
+import collections
 import select
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.cards import deck_for
 from firmware_bridge.framing import FrameReader, encode_frame
@@ -264,3 +267,61 @@ def test_a_hello_of_another_version_is_refused(rig):
     notice = host.recv()
     assert isinstance(notice, NoticeMsg) and notice.code is Notice.MALFORMED
     assert sim.device.session is None
+
+
+@pytest.mark.timeout(30)
+def test_ids_are_remembered_across_a_power_loss(rig):
+    sim, host = rig
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load([])))
+    host.until(is_reply(1))
+    host.send(Command(2, Op.DEAL, args_deal((1, 1, 1, 1, 0))))
+    done, _ = host.until(is_reply(2))
+    sim.machine.timing = Timing().scaled(0.05)
+    host.send(Command(3, Op.DEAL, args_deal((5, 5, 5, 5, 0))))
+    host.until(lambda m: isinstance(m, CardRead) and m.cmd_id == 3 and m.index == 4)
+    boot = sim.device.boot_id
+    sim.device.power_cycle()
+    deadline = time.monotonic() + 5
+    while sim.device.boot_id == boot and time.monotonic() < deadline:
+        time.sleep(0.01)
+    dealt = sum(len(p) for p in sim.machine.pockets)
+    assert 4 + 5 <= dealt < 24
+    reply = host.hello()
+    assert reply.boot_id != boot
+    for cmd_id, status in ((2, Fault.OK), (3, Fault.POWER_LOST), (3, Fault.POWER_LOST)):
+        host.send(Command(cmd_id, Op.DEAL, args_deal((5, 5, 5, 5, 0))))
+        again, seen = host.until(is_reply(cmd_id))
+        assert again.status is status and not any(isinstance(m, CardRead) for m in seen)
+    assert sum(len(p) for p in sim.machine.pockets) == dealt  # nothing executed again
+    assert again.state.plan_cmd == 3 and sum(again.state.plan_remaining) == 24 - dealt
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(1, 3)), min_size=1, max_size=6))
+@pytest.mark.timeout(120)
+def test_any_mix_of_repeats_executes_each_id_once(plan):
+    key = new_key()
+    with SimulatedDealer(key, seed=1, fast=True, link="socket") as sim:
+        host = RawHost(sim, key)
+        host.hello()
+        host.send(Command(100, Op.LOAD, args_load([])))
+        host.until(is_reply(100))
+        sent = []
+        for i, (cards, repeats) in enumerate(plan):
+            cmd = Command(i + 1, Op.DEAL_MORE, bytes([i % 5, cards]))
+            for _ in range(repeats):
+                host.send(cmd)  # sent again at once, before or after its reply
+            sent.append(cards)
+        replies = {}
+        reads = collections.Counter()
+        deadline = time.monotonic() + 20
+        while (len(replies) < len(plan) or sum(reads.values()) < sum(sent)) and time.monotonic() < deadline:
+            msg = host.recv(5)
+            if isinstance(msg, Reply):
+                replies.setdefault(msg.cmd_id, msg)
+            elif isinstance(msg, CardRead):
+                reads[msg.cmd_id] += 1
+        assert all(replies[i + 1].status is Fault.OK for i in range(len(plan)))
+        assert [reads[i + 1] for i in range(len(plan))] == sent
+        assert sum(len(p) for p in sim.machine.pockets) == sum(sent)
