@@ -15,8 +15,6 @@ A contradiction means the record cannot have happened.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.cards import CODES
 
 
@@ -29,35 +27,43 @@ class Knowledge:
 
     __slots__ = ("possible", "certain", "count", "exact", "names")
 
-    def __init__(self, assign: Sequence[Sequence[int | None]], universe: int, names: Sequence[str]) -> None:
+    def __init__(self, assign: list[list[int | None]], universe: int, names: list[str]) -> None:
         """``assign[loc]`` lists the cards at each location, ``None`` where a card is not known."""
-        self.names = list(names)
+        self.names = names
         known_all = 0
-        certain = []
-        for cards in assign:
+        unknown_at = 0  # bit loc set: location loc has cards nobody read
+        total = 0
+        certain: list[int] = []
+        count: list[int] = []
+        for loc in range(len(assign)):
+            cards = assign[loc]
             m = 0
             for c in cards:
                 if c is None:
+                    unknown_at |= 1 << loc
                     continue
                 bit = 1 << c
-                if not universe & bit:
+                if known_all & bit or not universe & bit:
+                    if known_all & bit:
+                        raise KnowledgeError(f"{CODES[c]} is dealt twice")
                     raise KnowledgeError(f"{CODES[c]} is not in this game's deck")
-                if known_all & bit:
-                    raise KnowledgeError(f"{CODES[c]} is dealt twice")
                 known_all |= bit
                 m |= bit
             certain.append(m)
-        if sum(len(cards) for cards in assign) != universe.bit_count():
-            raise KnowledgeError(f"{sum(len(c) for c in assign)} cards dealt, the deck has {universe.bit_count()}")
-        pool = universe & ~known_all
+            count.append(len(cards))
+            total += len(cards)
+        if total != universe.bit_count():
+            raise KnowledgeError(f"{total} cards dealt, the deck has {universe.bit_count()}")
         self.certain = certain
-        self.count = [len(cards) for cards in assign]
-        self.possible = [
-            certain[loc] | (pool if any(c is None for c in cards) else 0) for loc, cards in enumerate(assign)
-        ]
-        self.exact = pool == 0
-        if not self.exact:
-            self.propagate()
+        self.count = count
+        if not unknown_at:
+            self.possible = certain[:]
+            self.exact = True
+            return
+        pool = universe & ~known_all
+        self.possible = [certain[loc] | (pool if unknown_at >> loc & 1 else 0) for loc in range(len(assign))]
+        self.exact = False
+        self.propagate()
 
     # -- questions -------------------------------------------------------------------------------------
 
