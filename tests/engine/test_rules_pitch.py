@@ -1175,9 +1175,13 @@ def test_five_handed_blind_is_the_pack_called_card_drawn_by_another_makes_it_the
     m.apply({"event": "discard", "seat": 1, "cards": ["3D", "2D"]})
     h = m.hand
     assert h.knowledge.count[:6] == [3, 4, 3, 3, 3, 0]
+    # "If the pack runs out, later players get fewer": seats 2, 3 and 4 get nothing, there is nothing to rob.
+    assert {e["event"] for e in m.legal_events()} == {"play"} and m.current_player() == 0
     assert h.called_holder == 1 and [h.side_of(s) for s in range(5)] == [0, 0, 1, 1, 1]
     play(m, "0:AH 1:5H 2:JD 3:TH 4:8H")
     assert h.irregularities == [] and h.reneges == []
+    with pytest.raises(IllegalEvent):
+        m.apply({"event": "draw", "seat": 2, "cards": ["AS"]})  # the blind is gone (and play has begun)
 
 
 def test_five_handed_secret_partner_individual_scores():
