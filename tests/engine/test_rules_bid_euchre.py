@@ -80,13 +80,6 @@ def start(hands: list[list[str]] | None, contract: str, trump: str | None, direc
     return m
 
 
-def winners(m: Match) -> list[int]:
-    """The winner of each finished trick: the next trick's leader (or, for the last trick, recomputed)."""
-    h = m.hand
-    leaders = [t.leader for t in h.tricks[1:]] + ([h.trick.leader] if h.trick is not None else [])
-    return leaders
-
-
 # A deal for the left bower: trump hearts, seat 1 holds the JD (the left bower) and no other diamond, no heart.
 LEFT = hands_of(
     "AH KH QH TH 9H AS",
@@ -682,6 +675,19 @@ def test_score_made_or_set_minus_6_or_minus_bid_and_nothing_else(contract, optio
     play(m, *SCORE2_PLAY)
     h = m.hands[0]
     assert h.taken == [4, 2]
+    assert h.score == score
+
+
+@pytest.mark.parametrize("options, score", [({}, [6, -6]), ({"set_penalty": "bid"}, [6, -4])])
+def test_set_with_no_trick_is_minus_6_and_nothing_else(options, score):
+    """RULINGS.md: a set bidding side scores "-6 ... and nothing else, with no trick or none": it does not also lose
+    6 for taking no trick. Seat 1 (team 1) bids 4 in spades over seat 0's 3 and takes no trick: -6 (or -4 with
+    ``set_penalty = "bid"``); team 0 scores its 6 tricks."""
+    m = start(SCORE, "4", "S", declarer=1, options=options)
+    play(m, "1:QS 2:9S 3:9C 0:JS", "0:JC 1:AH 2:TS 3:TC", "0:AS 1:KH 2:AC 3:QC", "0:KS 1:QH 2:KC 3:QD",
+         "0:9H 1:AD 2:TH 3:TD", "2:JH 3:JD 0:9D 1:KD")
+    h = m.hands[0]
+    assert h.taken == [6, 0]
     assert h.score == score
 
 
