@@ -273,7 +273,6 @@ JOKER_HANDS, JOKER_PACK = deal_of(
 JOKER_PLAY = [
     "0:AH 1:JD 2:QH 3:JH",  # seat 0: AH JD JH, team 0 +3
     "0:9H 1:6H 2:LJ 3:BJ",  # the jokers: BJ (seat 3) if distinct, the first played (seat 2's) if alike
-    "2:8H 3:TH 0:7H 1:3H",  # or "3:TH ..." when seat 3 leads: see the test
 ]
 
 
