@@ -123,6 +123,7 @@ class _Pending:
 
 _LINK_DOWN = object()
 _IDLE = object()  # a heartbeat says the device is idle: an acknowledged command's reply was lost
+_CLOSED = object()  # the driver is being closed
 
 
 class Dealer:
@@ -152,6 +153,7 @@ class Dealer:
         self._reader_thread: threading.Thread | None = None
         self._supervisor: asyncio.Task[None] | None = None
         self._closing = False
+        self._closed = asyncio.Event()
 
     # Opening and closing
 
@@ -178,6 +180,9 @@ class Dealer:
     async def close(self) -> None:
         """Stop the supervisor and close the port."""
         self._closing = True
+        self._closed.set()
+        for pend in self._pending.values():
+            pend.queue.put_nowait(_CLOSED)
         if self._supervisor is not None:
             self._supervisor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -223,7 +228,7 @@ class Dealer:
         self._generation += 1
         thread, self._reader_thread = self._reader_thread, None
         if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=1.0)
+            thread.join(timeout=1.0)  # the reader wakes every 50 ms, so this is short
 
     def _link_lost(self, generation: int, why: str) -> None:
         if generation != self._generation:
@@ -415,10 +420,23 @@ class Dealer:
 
     async def _wait_up(self, deadline: float) -> None:
         loop = asyncio.get_running_loop()
+        if self._closing:
+            raise LinkError("the driver is closed")
+        if self._up.is_set():
+            return
+        up = asyncio.ensure_future(self._up.wait())
+        closed = asyncio.ensure_future(self._closed.wait())
         try:
-            await asyncio.wait_for(self._up.wait(), max(0.0, deadline - loop.time()))
-        except TimeoutError:
-            raise DealerTimeout(f"the dealing machine on {self.transport.name} did not come back") from None
+            await asyncio.wait(
+                {up, closed}, timeout=max(0.0, deadline - loop.time()), return_when="FIRST_COMPLETED"
+            )
+        finally:
+            up.cancel()
+            closed.cancel()
+        if self._closing:
+            raise LinkError("the driver was closed while a command waited for the link")
+        if not self._up.is_set():
+            raise DealerTimeout(f"the dealing machine on {self.transport.name} did not come back")
 
     async def _call(
         self,
@@ -461,6 +479,8 @@ class Dealer:
                         quiet += 1
                         wait = min(self.timeouts.ack * 1.25**quiet, self.timeouts.progress)
                         break
+                    if event is _CLOSED:
+                        raise LinkError(f"the driver was closed while {op.name} {cmd.cmd_id} waited")
                     if event is _LINK_DOWN:
                         if connecting:
                             raise LinkLost("link lost while connecting")

@@ -381,3 +381,24 @@ def test_relay_faults_are_replayable_and_keep_order():
     assert keep.out[-1] == (99.0, b"next")  # never overtakes a held chunk
     with pytest.raises(ValueError, match="drop must be a probability"):
         LinkFaults(drop=2)
+
+
+@pytest.mark.timeout(60)
+def test_closing_ends_a_command_waiting_for_a_pulled_cable(key, tmp_path):
+    import asyncio
+
+    from firmware_bridge.driver import Dealer
+    from firmware_bridge.errors import LinkError as Closed
+
+    async def scenario(sim, relay):
+        dealer = await Dealer.open(relay.link_path, key, timeouts=Timeouts.fast())
+        relay.unplug()  # and never plugged back
+        waiting = asyncio.ensure_future(dealer.status())
+        await asyncio.sleep(0.3)
+        await dealer.close()
+        with pytest.raises(Closed, match="closed"):
+            await asyncio.wait_for(waiting, 5)
+
+    with SimulatedDealer(key, seed=5, fast=True) as sim:
+        with Relay(sim.path, str(tmp_path / "ttyDEALER"), seed=1) as relay:
+            asyncio.run(scenario(sim, relay))
