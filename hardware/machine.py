@@ -17,7 +17,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from firmware_bridge.cards import full_deck
@@ -395,8 +395,3 @@ class Machine:
             return []
         present = {c.face for c in self.all_cards() if c.back == HOME_BACK and c not in self.floor}
         return [f for f in self.expected if f not in present]
-
-    def with_timing(self, timing: Timing) -> Machine:
-        """Change the timing in place (returns self, for chaining)."""
-        self.timing = replace(timing)
-        return self
