@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hand import CHANCE, TERMINAL, Hand, IllegalEvent
+from engine.hand import CHANCE, PLAY, TERMINAL, Hand, IllegalEvent
 from engine.options import validate
 
 
@@ -72,6 +72,16 @@ class Match:
         if self.winner is not None:
             raise IllegalEvent(f"the match is over: side {self.winner} has won")
         hand = self.hand
+        if isinstance(event, dict) and event.get("event") == "deal" and hand.phase == PLAY:
+            stop = getattr(hand, "stop_playing", None)
+            if stop is not None:
+                # Pitch: the next deal while seats still hold cards (they were gathered to deal again): those
+                # seats stopped playing (RULINGS.md, "holding out"); the hand ends and is scored first.
+                stop()
+                self._hand_done(hand)
+                if self.winner is not None:
+                    raise IllegalEvent(f"the match is over: side {self.winner} has won")
+                hand = self.hand
         hand.apply(event)
         if hand.is_terminal():
             self._hand_done(hand)

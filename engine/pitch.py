@@ -630,6 +630,23 @@ class PitchHand(Hand):
     def _hand_over(self) -> bool:
         return not self.active
 
+    def stop_playing(self) -> None:
+        """RULINGS.md, renege ("holding out"): a player who "stops playing, while still holding a trump"; "The hand
+        ends when every player is out." Called when the next deal comes while seats still hold cards: every seat
+        still in has stopped playing and is out (holding out if it still holds a trump); a trick begun is
+        gathered; the hand ends and is scored."""
+        self._need(PLAY, "end of play")
+        t = self.trick
+        if t is not None and t.cards:
+            for s in [s for s in self.active if not t.played >> s & 1]:
+                self._declare_out(s)
+            self._finish_trick()
+        if self.phase == PLAY:
+            for s in list(self.active):
+                self._declare_out(s)
+            self.trick = None
+            self._end_hand()
+
     def _prove_from_knowledge(self) -> None:
         """At the end of the hand the cards are accounted for: a hold-out is proven if the seat certainly
         still holds a trump."""
