@@ -658,6 +658,28 @@ def test_stops_playing_last_in_the_trick_is_holding_out(known):
     assert h.score == [5, 0]
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_stops_playing_at_the_end_of_the_hand_next_deal_is_holding_out(known):
+    """RULINGS.md: holding out is a player who "stops playing, while still holding a trump"; "The hand ends when
+    every player is out." Seat 1 bids 5; in trick 4 (led by seat 3) seat 2, last to play, keeps its 5H and the
+    cards are gathered for the next deal: the deal ends the hand, seat 2 (a defender) held out. Team 1 made 7;
+    team 0 (AH JH, the 2H: 3 points) scores nothing. Hands unknown: the accounting proves it (the 5H is the only
+    card unseen). The next deal starts hand 2 as usual."""
+    m = new_match(STD_HANDS, STD_PACK, known=known)
+    bid(m, (0, "pass"), (1, "5"), (2, "pass"), (3, "pass"))
+    declare(m, 1, "H")
+    apply_all(m, exchange_events(STD_HANDS, STD_PACK, "H", 1, 3, known=known))
+    play(m, "1:KH 2:QH 3:JH 0:AH", *STD_PLAY[1:3], "3:4H 0:2H 1:6H")
+    assert not m.hands[0].is_terminal()
+    m.apply({"event": "deal", "dealer": 0, "hands": None, "pack": None})
+    h = m.hands[0]
+    assert h.is_terminal() and len(h.tricks) == 4
+    assert renege_rows(h) == [{"seat": 2, "trick": 4, "card": None, "led": "H", "proof": "5H", "kind": "holding out"}]
+    assert h.taken == [3, 7]
+    assert h.score == [0, 7]
+    assert m.scores == [0, 7] and len(m.hands) == 2 and m.hand.phase == "bid" and m.hand.dealer == 0
+
+
 def test_second_card_to_a_trick_by_a_seat_not_leading_next_is_refused():
     """CONVENTIONS.md: a record that cannot have happened is refused. After 0:AH 1:KH 2:QH, a second card by seat 1
     cannot be the lead of the next trick (seat 0 won it), and seat 0's AH again cannot be played: both refused,
