@@ -287,6 +287,9 @@ def test_no_device_or_wrong_key_is_a_clear_link_error(sim):
             SimpleDealer.open(sim.path, new_key(), timeouts=t)  # a machine paired with another key
         with pytest.raises(LinkError, match="/dev/nonexistent"):
             SimpleDealer.open("/dev/nonexistent-dealer", new_key(), timeouts=t)
+        # pyserial's loopback URL opens like any port; what answers is our own HELLO, which is no reply.
+        with pytest.raises(LinkError, match="loop://: no HELLO reply"):
+            SimpleDealer.open("loop://", new_key(), timeouts=t)
     finally:
         os.close(master)
         os.close(slave)
