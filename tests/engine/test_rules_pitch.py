@@ -376,7 +376,8 @@ def test_refill_in_turn_from_dealers_left_6_minus_k_declarer_robs_the_rest():
     """RULINGS.md: "Refill: in turn from the dealer's left, each player other than the declarer is dealt, once,
     6 - k cards from the pack (k = the trumps that player kept) ... The declarer then takes the whole rest of the
     pack ('robs' it)". Declarer seat 1, dealer 3: seats 0, 2, 3 draw in that order (two each: 7C 6C, 5C 4C,
-    3C 2C); seat 1 may not draw; out of order is refused; the declarer robs the other 12."""
+    3C 2C); seat 1 may not draw; each draws once, in the pack's order (out of turn: the next test); the declarer
+    robs the other 12."""
     m = new_match(STD_HANDS, STD_PACK)
     bid(m, (0, "pass"), (1, "5"), (2, "pass"), (3, "pass"))
     declare(m, 1, "H")
@@ -385,6 +386,7 @@ def test_refill_in_turn_from_dealers_left_6_minus_k_declarer_robs_the_rest():
     assert draws == [(0, ["7C", "6C"]), (2, ["5C", "4C"]), (3, ["3C", "2C"])]
     for e in events[:4]:  # the four discards
         m.apply(e)
+    assert m.legal_events() == [{"event": "draw", "seat": 0, "cards": ["7C", "6C"]}]
     with pytest.raises(IllegalEvent):
         m.apply({"event": "draw", "seat": 1, "cards": ["7C", "6C"]})  # the declarer does not draw
     with pytest.raises(IllegalEvent):
@@ -393,10 +395,30 @@ def test_refill_in_turn_from_dealers_left_6_minus_k_declarer_robs_the_rest():
     with pytest.raises(IllegalEvent):
         m.apply({"event": "draw", "seat": 0, "cards": ["5C"]})  # once
     m.apply({"event": "discard", "seat": 0, "cards": ["7C", "6C"]})
+    assert m.legal_events() == [{"event": "draw", "seat": 2, "cards": ["5C", "4C"]}]
     apply_all(m, events[6:])
     h = m.hand
     assert h.drawn == [0, 2, 3] and h.robbed and h.knowledge.count[:5] == [4, 4, 4, 4, 0]
     assert h.irregularities == []
+
+
+def test_refill_6_minus_k_differs_by_seat():
+    """RULINGS.md refill: "6 - k cards from the pack (k = the trumps that player kept)". JUNK deal, everyone puts
+    down all non-trumps: seat 1 kept 3 trumps and is due 3 (7C 6C 5C), seat 2 kept 5 and is due 1 (4C), seat 3
+    kept 4 and is due 2 (3C 2C); the declarer (seat 0) robs the other 12. The engine proposes exactly these."""
+    m = new_match(JUNK_HANDS, JUNK_PACK)
+    bid(m, (0, "4"), (1, "pass"), (2, "pass"), (3, "pass"))
+    declare(m, 0, "H")
+    for seat in (1, 2, 3, 0):
+        m.apply({"event": "discard", "seat": seat, "cards": [c for c in JUNK_HANDS[seat] if c not in trumps("H")]})
+    for seat, due in ((1, ["7C", "6C", "5C"]), (2, ["4C"]), (3, ["3C", "2C"])):
+        assert m.legal_events() == [{"event": "draw", "seat": seat, "cards": due}]
+        m.apply({"event": "draw", "seat": seat, "cards": due})
+        m.apply({"event": "discard", "seat": seat, "cards": due})
+    assert m.legal_events() == [{"event": "rob", "seat": 0, "cards": JUNK_PACK[6:]}]
+    m.apply({"event": "rob", "seat": 0, "cards": JUNK_PACK[6:]})
+    m.apply({"event": "discard", "seat": 0, "cards": JUNK_PACK[6:]})
+    assert m.hand.knowledge.count[:5] == [4, 3, 5, 4, 0] and m.hand.irregularities == []
 
 
 def test_refill_draws_out_of_turn_refused():
