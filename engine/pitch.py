@@ -105,6 +105,7 @@ class PitchHand(Hand):
         self.robbed = False
         self.out: set[int] = set()
         self.passed_over: dict[int, tuple[int, int, int]] = {}  # seat -> (trick, the seat that played, its card)
+        self.closed_out: dict[int, int] = {}  # seat -> the trick gathered without it
         self.points_by_seat = [0] * n
         self.first_joker: int | None = None
         self.made = False
@@ -525,7 +526,43 @@ class PitchHand(Hand):
             return
         for s in missing:
             self._declare_out(s)
+            self.closed_out[s] = len(self.tricks) + 1
         self._finish_trick()
+
+    def _late_to_the_last_trick(self, seat: int, c: int) -> tuple[int, int] | None:
+        """The trick was taken as gathered without ``seat`` because the next trick was led, but ``seat`` now plays
+        to it, before anyone follows that lead: the lead was early (an "out of turn" irregularity), not a sign that
+        ``seat`` stopped playing. The lead goes back to its hand, the last trick is opened again for ``seat``'s
+        card, and the hold-out call is dropped. Returns the early lead, to be played again once the trick is over."""
+        t = self.trick
+        k = self.knowledge
+        assert t is not None and k is not None
+        n = len(self.tricks)
+        may = k.possible[seat]
+        if not (may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK)):
+            return None  # Hand.play refuses the card
+        lead_seat, lead_card = t.cards[0]
+        bit = 1 << lead_card
+        k.count[lead_seat] += 1
+        k.possible[lead_seat] |= bit
+        k.certain[lead_seat] |= bit
+
+        def kept(r: Renege) -> bool:
+            return not ((r.seat == seat and r.trick == n and r.card is None) or (r.seat == lead_seat and r.trick > n))
+
+        self.reneges = [r for r in self.reneges if kept(r)]
+        self.suspicions = [r for r in self.suspicions if kept(r)]
+        last = self.tricks.pop()
+        self._uncredit_trick(last, self.trick_winner(last))
+        self.active = sorted(set(last.active) | {seat})
+        self.out.discard(seat)
+        del self.closed_out[seat]
+        self.trick = last
+        self.turn = seat
+        self.irregularities.append(
+            {"kind": "out of turn", "seat": lead_seat, "trick": n + 1, "card": CODES[lead_card], "turn": seat}
+        )
+        return lead_seat, lead_card
 
     def play(self, seat: int, c: int) -> None:
         """RULINGS.md, five-handed: the called card's holder is the secret partner, known once it is played;
@@ -533,6 +570,10 @@ class PitchHand(Hand):
         t = self.trick
         if t is not None and t.played >> seat & 1 and self.phase == PLAY:
             self._trick_gathered_without_the_rest(seat, c)
+            t = self.trick
+        early = None
+        if t is not None and len(t.cards) == 1 and self.closed_out.get(seat) == len(self.tricks):
+            early = self._late_to_the_last_trick(seat, c)
             t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
             self._plays_after_all(seat)
@@ -549,6 +590,8 @@ class PitchHand(Hand):
                 )
             self._note_called(seat, c)
         super().play(seat, c)
+        if early is not None and self.phase == PLAY:
+            self.play(*early)
 
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         pass  # a Pitch hold-out is settled by what the seat still holds, not by a later play (it plays no more)
