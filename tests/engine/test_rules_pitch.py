@@ -702,6 +702,45 @@ def test_stops_playing_at_the_end_of_the_hand_next_deal_is_holding_out(known):
     assert m.scores == [0, 7] and len(m.hands) == 2 and m.hand.phase == "bid" and m.hand.dealer == 0
 
 
+@pytest.mark.parametrize("known", [True, False])
+def test_early_lead_then_the_late_card_is_not_holding_out(known):
+    """RULINGS.md: a play out of turn "is an irregularity ('out of turn') for the director; it is not scored as a
+    renege"; holding out is stopping "while still holding a trump". Trick 3: 1:3H 2:8H 3:TH, and seat 3 leads the
+    4H before seat 0 has played: for a moment seat 0 looks as if it stopped playing; then its 7H comes, before
+    anyone follows the 4H. The 7H goes to trick 3, the 4H (out of turn) leads trick 4 again: no hold-out, the
+    hand as the standard one: [-4, 7]."""
+    m = setup(STD_HANDS, STD_PACK, known=known)
+    h = m.hand
+    play(m, *STD_PLAY[:2], "1:3H 2:8H 3:TH", "3:4H")
+    assert len(h.reneges if known else h.suspicions) == 1
+    play(m, "0:7H")
+    assert h.reneges == [] and h.suspicions == [] and 0 in h.active
+    assert len(h.tricks) == 3 and h.tricks[2].cards[-1] == (0, card("7H")) and h.trick.cards == [(3, card("4H"))]
+    assert h.irregularities == [{"kind": "out of turn", "seat": 3, "trick": 4, "card": "4H", "turn": 0}]
+    play(m, "0:2H 1:6H 2:5H")
+    h = m.hands[0]
+    assert h.reneges == [] and h.taken == [3, 7] and h.score == [-4, 7]
+
+
+def test_early_lead_the_late_card_wins_the_trick():
+    """The same, when the late card wins: declarer seat 1 leads the KH, seat 2 QH, seat 3 JH, and seat 1 leads the
+    JD at once; seat 0's AH then comes and wins trick 1, so seat 0 was to lead: the JD stays out of turn, and
+    seat 0, passed over by it, plays its 9H in the same trick: no hold-out. The hand: [3, 7]."""
+    m = new_match(STD_HANDS, STD_PACK)
+    bid(m, (0, "pass"), (1, "5"), (2, "pass"), (3, "pass"))
+    declare(m, 1, "H")
+    apply_all(m, exchange_events(STD_HANDS, STD_PACK, "H", 1, 3))
+    h = m.hand
+    play(m, "1:KH 2:QH 3:JH", "1:JD", "0:AH")
+    assert len(h.tricks) == 1 and h.trick.leader == 0 and h.trick.cards == [(1, card("JD"))]
+    play(m, "0:9H")
+    assert h.reneges == [] and h.suspicions == []
+    assert h.irregularities == [{"kind": "out of turn", "seat": 1, "trick": 2, "card": "JD", "turn": 0}]
+    play(m, "2:BJ 3:LJ", "1:3H 2:8H 3:TH 0:7H", "3:4H 0:2H 1:6H 2:5H")
+    h = m.hands[0]
+    assert h.reneges == [] and h.score == [3, 7]
+
+
 def test_second_card_to_a_trick_by_a_seat_not_leading_next_is_refused():
     """CONVENTIONS.md: a record that cannot have happened is refused. After 0:AH 1:KH 2:QH, a second card by seat 1
     cannot be the lead of the next trick (seat 0 won it), and seat 0's AH again cannot be played: both refused,
