@@ -628,7 +628,8 @@ def check_blind(config, events, blanked, injected):
 
 def chaos_game(config, seed: int, pass_rate, rate: float) -> list[dict]:
     """A random game in which, at each play, with chance ``rate``, the seat on turn plays any card it holds
-    (Bid Whist, Bid Euchre), or the seat after it plays instead, skipping it (Pitch)."""
+    (Bid Whist, Bid Euchre), or the seat after it plays instead, skipping it (Pitch). In Bid Whist and Bid Euchre,
+    with chance ``rate / 3``, once the suit is led, another seat that has not played plays any card out of turn."""
     game, options = config
     rng = random.Random(seed)
     match = Match(game, options)
@@ -637,7 +638,14 @@ def chaos_game(config, seed: int, pass_rate, rate: float) -> list[dict]:
     while not match.is_terminal() and len(match.hands) <= 2:
         hand = match.hand
         event = None
-        if hand.phase == PLAY and rng.random() < rate:
+        if hand.phase == PLAY and game != "pitch" and rng.random() < rate / 3:
+            turn = hand.play_turn()
+            played = {s for s, _ in hand.trick.cards}
+            others = [s for s in hand.active if s != turn and s not in played]
+            if others and led_suit(hand, hand.trick.cards) is not None:
+                seat = rng.choice(others)
+                event = {"event": "play", "seat": seat, "card": CODES[rng.choice(sorted(truth.hands[seat]))]}
+        if event is None and hand.phase == PLAY and rng.random() < rate:
             seat = hand.play_turn()
             if game == "pitch":
                 n = hand.n_players
@@ -672,10 +680,25 @@ def real_reneges(hand, starts: dict) -> set[tuple[int, int]]:
                     out.add((s, i))
             continue
         for j, (s, c) in enumerate(t.cards):
+            before = {x for x, _ in t.cards[:j]}
+            turn = next(x for x in ((t.leader + k) % 4 for k in range(4)) if x in hand.active and x not in before)
+            if s != turn:
+                continue  # RULINGS.md: a play out of turn is an irregularity for the director, not a renege
             led = led_suit(hand, t.cards[:j])
             if led is not None and suit_as_played(hand, c) != led:
                 if any(suit_as_played(hand, x) == led for x in held[s]):
                     out.add((s, i))
+    return out
+
+
+def off_turn_plays(hand) -> list[tuple[int, int]]:
+    out = []
+    for i, t in enumerate(hand.tricks, start=1):
+        for j, (s, _) in enumerate(t.cards):
+            before = {x for x, _ in t.cards[:j]}
+            turn = next(x for x in ((t.leader + k) % 4 for k in range(4)) if x in hand.active and x not in before)
+            if s != turn:
+                out.append((s, i))
     return out
 
 
@@ -712,3 +735,6 @@ def test_the_reneges_called_are_exactly_the_real_ones(config, seed, pass_rate, r
                 continue
             assert sorted(called) == sorted(real), (blanked, hand.reneges, hand.suspicions)
             assert left == [], (blanked, hand.suspicions)
+            if hand.game != "pitch":
+                out_of_turn = sorted((i["seat"], i["trick"]) for i in hand.irregularities if i["kind"] == "out of turn")
+                assert out_of_turn == sorted(off_turn_plays(hand)), hand.irregularities
