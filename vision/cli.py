@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import sys
@@ -153,13 +152,55 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--tricks", type=int, default=2)
     s.set_defaults(func=cmd_synth)
 
-    for name in ("tune", "bench", "watch"):
-        try:
-            module = __import__(f"vision.cli_{name}", fromlist=["add_parser"])
-        except ModuleNotFoundError:
-            continue
-        module.add_parser(sub)
+    t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
+    t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
+    t.add_argument("--size", type=int, default=60, help="scenes per tuning deck (default 60)")
+    t.set_defaults(func=cmd_tune)
+
+    b = sub.add_parser("bench", help="accuracy on held-out decks and time per 1280x720 frame (one core)")
+    b.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
+    b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
+    b.add_argument("--only", help="comma-separated deck names instead of the held-out set")
+    b.add_argument("--skip-accuracy", action="store_true")
+    b.add_argument("--json", help="also write the report to this file")
+    b.set_defaults(func=cmd_bench)
 
 
-def _main_files(pattern: str) -> list[str]:
-    return sorted(glob.glob(pattern))
+DEFAULT_DECKS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "decks"))
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from vision import bench, deck
+
+    try:
+        res = bench.tune(args.decks, args.size, _progress)
+    except (deck.EnrollError, OSError) as exc:
+        raise _user_error(str(exc)) from exc
+    print(json.dumps({k: ({kk: vv for kk, vv in v.items() if kk != "curve"} if isinstance(v, dict) else v)
+                      for k, v in res.items()}))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from vision import bench, deck
+
+    cv2.setNumThreads(1)
+    report: dict = {}
+    try:
+        if not args.skip_accuracy:
+            only = args.only.split(",") if args.only else None
+            report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress)
+        report["timing"] = bench.timing(args.decks)
+        report["latency"] = bench.latency(args.decks)
+    except (deck.EnrollError, OSError) as exc:
+        raise _user_error(str(exc)) from exc
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(text + "\n")
+    return 0

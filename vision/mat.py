@@ -136,6 +136,13 @@ class Calibration:
                 return z
         return None
 
+    def card_area_px(self) -> float:
+        """The area (frame pixels) of a card lying at the centre of the mat."""
+        cx, cy = MAT_W / 2, MAT_H / 2
+        r = np.array([[cx - CARD_W / 2, cy - CARD_H / 2], [cx + CARD_W / 2, cy - CARD_H / 2],
+                      [cx + CARD_W / 2, cy + CARD_H / 2], [cx - CARD_W / 2, cy + CARD_H / 2]], np.float32)
+        return float(cv2.contourArea(self.to_frame(r)))
+
     def moved(self, other: Calibration, tol_px: float = 6.0) -> float:
         """How far (pixels, worst marker corner) the mat moved between two calibrations; 0 if within ``tol_px``."""
         worst = 0.0

@@ -108,7 +108,7 @@ def fit_quad(contour: np.ndarray) -> np.ndarray | None:
         if sel.sum() < 5:
             lines.append(np.array([d[0], d[1], p[0], p[1]]))
         else:
-            lines.append(cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+            lines.append(cv2.fitLine(pts[sel], cv2.DIST_L2, 0, 0.01, 0.01).ravel())
     corners = []
     for i in range(4):
         c = _line_intersection(lines[i - 1], lines[i])
@@ -138,6 +138,10 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    short, long = min(rw, rh), max(rw, rh)
+    if short < 0.9 * min_side or not 1.05 < long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
+        return None
     quad = fit_quad(c)
     if quad is None:
         return None
@@ -153,9 +157,13 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
         p, q = pts[i], pts[(i + 1) % len(pts)]
         k = max(1, int(np.linalg.norm(q - p) / 2))
         dense.append(p + (q - p) * np.arange(k)[:, None] / k)
-    dense_pts = np.concatenate(dense)
-    poly = quad.reshape(-1, 1, 2)
-    dist = np.array([abs(cv2.pointPolygonTest(poly, (float(x), float(y)), True)) for x, y in dense_pts[::2]])
+    dense_pts = np.concatenate(dense)[::2]
+    dist = np.full(len(dense_pts), np.inf, np.float32)
+    for i in range(4):
+        p, q = quad[i], quad[(i + 1) % 4]
+        d = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+        rel = dense_pts - p
+        dist = np.minimum(dist, np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
     agree = float((dist < 3.5).mean())
     qa = cv2.contourArea(quad)
     fill = area / qa if qa > 0 else 0.0
@@ -163,8 +171,115 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
         return None
     # a region cut out by the dilated edges lost a rim of ~2 px: push the corners back out
     cen = quad.mean(axis=0)
-    quad = cen + (quad - cen) * (1 + 2.0 / (short / 2))
+    quad = cen + (quad - cen) * (1 + 3.5 / (short / 2))
     return Quad(quad.astype(np.float32), float(min(1.0, agree / 0.92)))
+
+
+def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
+    """Share of pale pixels in the band 2-7 px inside the quad: every card face has a pale margin there."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    roi = mask[y0:y1, x0:x1]
+    if roi.size == 0:
+        return 0.0
+    cen = quad.mean(axis=0)
+    half = np.linalg.norm(quad - cen, axis=1).mean()
+    band = np.zeros(roi.shape, np.uint8)
+    outer = cen + (quad - cen) * (1 - 2 / half) - [x0, y0]
+    inner = cen + (quad - cen) * (1 - 7 / half) - [x0, y0]
+    cv2.fillConvexPoly(band, np.round(outer).astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(inner).astype(np.int32), 0)
+    n = int(band.sum())
+    return float(np.count_nonzero(roi[band > 0])) / n if n else 0.0
+
+
+def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
+    """Straight edges as (angle in [0, pi), signed offset), near-duplicates merged."""
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=int(min_len),
+                           maxLineGap=4)
+    lines: list[tuple[float, float]] = []
+    if segs is None:
+        return lines
+    for x1, y1, x2, y2 in segs.reshape(-1, 4)[:80]:
+        th = float(np.arctan2(y2 - y1, x2 - x1) % np.pi)
+        n = (-np.sin(th), np.cos(th))
+        off = float(n[0] * x1 + n[1] * y1)
+        for a, o in lines:
+            da = min(abs(a - th), np.pi - abs(a - th))
+            if da < np.deg2rad(3) and abs(o - off if abs(a - th) < np.pi / 2 else o + off) < 4:
+                break
+        else:
+            lines.append((th, off))
+    return lines
+
+
+def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> np.ndarray | None:
+    (a1, o1), (a2, o2) = l1, l2
+    m = np.array([[-np.sin(a1), np.cos(a1)], [-np.sin(a2), np.cos(a2)]])
+    if abs(np.linalg.det(m)) < 0.2:
+        return None
+    return np.linalg.solve(m, np.array([o1, o2]))
+
+
+def _side_support(edges_dil: np.ndarray, quad: np.ndarray) -> float:
+    """Share of points along the four sides (corners left out) that lie on an edge."""
+    pts = []
+    for i in range(4):
+        p, q = quad[i], quad[(i + 1) % 4]
+        t = np.linspace(0.12, 0.88, 24)[:, None]
+        pts.append(p + (q - p) * t)
+    p = np.round(np.concatenate(pts)).astype(int)
+    h, w = edges_dil.shape
+    ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+    if not ok.all():
+        return 0.0
+    return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean())
+
+
+def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float) -> np.ndarray | None:
+    """The top card of a pile: the card-shaped rectangle of straight edges whose four sides are all unbroken
+    (a covered card always has a side cut by the card above it)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 6
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + w + pad, edges_raw.shape[1]), min(y + h + pad, edges_raw.shape[0])
+    roi_mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(roi_mask, [contour - [x0, y0]], -1, 255, -1)
+    roi_mask = cv2.dilate(roi_mask, np.ones((7, 7), np.uint8))
+    e_raw = cv2.bitwise_and(edges_raw[y0:y1, x0:x1], roi_mask)
+    e_dil = edges_dil[y0:y1, x0:x1]
+    lines = _lines_in(e_raw, min_side * 0.7)
+    pairs = []
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            (a1, o1), (a2, o2) = lines[i], lines[j]
+            da = abs(a1 - a2)
+            if min(da, np.pi - da) < np.deg2rad(10):
+                o2s = o2 if da < np.pi / 2 else -o2
+                if abs(o1 - o2s) > min_side:
+                    pairs.append((i, j, a1, abs(o1 - o2s)))
+    best, best_score = None, 0.0
+    for p1 in range(len(pairs)):
+        for p2 in range(p1 + 1, len(pairs)):
+            i1, j1, a1, d1 = pairs[p1]
+            i2, j2, a2, d2 = pairs[p2]
+            da = abs(a1 - a2) % np.pi
+            if abs(da - np.pi / 2) > np.deg2rad(15):
+                continue
+            ratio = max(d1, d2) / min(d1, d2)
+            if not 1.2 < ratio < 1.75:
+                continue
+            corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
+                       _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
+            if any(c is None for c in corners):
+                continue
+            quad = np.array(corners, np.float32)
+            score = _side_support(e_dil, quad)
+            if score > best_score:
+                best, best_score = quad, score
+    if best is None or best_score < 0.85:
+        return None
+    return _orient(best + np.array([x0, y0], np.float32))
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -172,19 +287,30 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter + 1e-6))
 
 
-def find_cards(frame: np.ndarray, min_side: float = 30.0) -> list[Quad]:
-    """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1."""
+def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | None = None,
+               exclude: list[np.ndarray] | None = None) -> list[Quad]:
+    """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1.
+
+    ``card_area`` (pixels, e.g. from the mat calibration) lets the top card of a pile be found even when no card
+    lies alone; ``exclude`` are polygons (the mat's markers) where no card is looked for.
+    """
     mask = card_mask(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 100)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    raw_edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 100)
+    edges = cv2.dilate(raw_edges, np.ones((3, 3), np.uint8))
     regions = cv2.bitwise_and(mask, cv2.bitwise_not(edges))
     regions = cv2.morphologyEx(regions, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     blobs = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     cands: list[tuple[float, Quad]] = []
-    for src, grow in ((regions, True), (blobs, False)):
-        contours, _ = cv2.findContours(src, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # three views of the same cards: pale regions cut by edges (a card on another), pale blobs (a card alone),
+    # and closed edge loops (a card whose face is mostly picture, on top of a pile)
+    edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
+    for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
+                           (edge_loops, True, cv2.RETR_CCOMP)):
+        contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
         for c in contours:
+            if len(c) < 4 * min_side:
+                continue
             q = _quad_from_contour(c, min_side)
             if q is None:
                 continue
@@ -192,7 +318,33 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0) -> list[Quad]:
                 cen = q.pts.mean(axis=0)
                 short = np.linalg.norm(q.pts[1] - q.pts[0])
                 q = Quad((cen + (q.pts - cen) / (1 + 2.0 / (short / 2))).astype(np.float32), q.whole)
-            cands.append((q.whole + 1e-4 * cv2.contourArea(q.pts), q))
+            pale = rim_pale(mask, q.pts)
+            if pale < 0.6:
+                continue
+            cands.append((q.whole + pale + 1e-5 * cv2.contourArea(q.pts), q))
+    # piles: a pale blob bigger than any card found whole, and no whole card explains it
+    contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    whole = [q for _, q in cands if q.whole > 0.9]
+    if card_area is None and whole:
+        card_area = float(np.median([cv2.contourArea(q.pts) for q in whole]))
+    for c in contours if card_area else []:
+        area = cv2.contourArea(c)
+        if area < min_side * min_side * 2.5:
+            continue
+        hull = cv2.convexHull(c)
+        if any(cv2.pointPolygonTest(hull, tuple(map(float, q.pts.mean(axis=0))), False) >= 0
+               and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
+            continue
+        quad = pile_top(raw_edges, edges, c, min_side)
+        if quad is None or rim_pale(mask, quad) < 0.6:
+            continue
+        assert card_area is not None
+        if abs(cv2.contourArea(quad) / card_area - 1) < 0.3:  # a card of this table's size, not any rectangle
+            cands.append((1.5, Quad(quad, 0.95)))
+    if exclude:
+        cands = [(k, q) for k, q in cands
+                 if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
+                                             tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
     cands.sort(key=lambda t: -t[0])
     out: list[Quad] = []
     for _, q in cands:
@@ -314,38 +466,97 @@ class Templates:
 
 def _scores(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use_face: bool) -> np.ndarray:
     """Per-template score: max over the two orientations of the (face + corner) correlation."""
-    c = np.stack([corner_scores(q, tpl.corner) for q in corner])  # (2, N)
-    if use_face:
-        f = face @ tpl.face.T
+    return _score_table(tpl, face, corner, use_face)[0].max(axis=0)
+
+
+def _score_table(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use_face: bool,
+                 shortlist: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Scores (2 orientations, N templates) and the corner match locations (2, N, 2).
+
+    With ``shortlist`` (and faces) only the templates whose face correlates best get the costlier corner search;
+    the others keep a score of -1.
+    """
+    n = len(tpl.labels)
+    c = np.full((2, n), -1.0, np.float32)
+    loc = np.zeros((2, n, 2), np.int32)
+    f = face @ tpl.face.T if use_face else None
+    todo = range(n)
+    if f is not None and shortlist and n > shortlist:
+        todo = np.argsort(-f.max(axis=0))[:shortlist]
+    for o, q in enumerate(corner):
+        for i in todo:
+            _, mx, _, at = cv2.minMaxLoc(cv2.matchTemplate(q, tpl.corner[i], cv2.TM_CCOEFF_NORMED))
+            c[o, i] = mx
+            loc[o, i] = at
+    if f is not None:
         s = 0.5 * f + 0.5 * c
-    else:
-        s = c
-    return s.max(axis=0)
+        if shortlist and n > shortlist:
+            s[c < -0.5] = -1.0
+        return s, loc
+    return c, loc
 
 
-def best_two(labels: list[str], scores: np.ndarray, same: dict[str, str] | None = None) -> tuple[str, float, float]:
-    """Best label, its score, and its margin over the best template of any *other* label (or equivalence class)."""
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v.ravel().astype(np.float32)
+    v = v - v.mean()
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str] | None = None,
+          rivals: int = 6) -> tuple[str, float, float]:
+    """(best label, its score, its margin) for a rectified card.
+
+    The margin is a discriminant, not a score difference: for the best template A and each close rival B,
+    ``2 (x - (A+B)/2).(A-B) / |A-B|^2`` along the pixels where A and B differ (1 = exactly A, 0 = halfway, < 0 =
+    nearer B); the reported margin is the smallest over the rivals. A 5 of spades and a 5 of clubs correlate almost
+    equally with either template, yet their difference is decided by the pips, which is what this measures.
+    """
     same = same or {}
+    face, corner = card_features(card)
+    table, loc = _score_table(tpl, face, corner, use_face, shortlist=14)
+    best_o = table.argmax(axis=0)
+    scores = table.max(axis=0)
     order = np.argsort(-scores)
-    top = labels[order[0]]
-    key = same.get(top, top)
-    second = -1.0
+    top = int(order[0])
+    label = tpl.labels[top]
+    key = same.get(label, label)
+    o = int(best_o[top])
+    h, w = tpl.corner.shape[1:3]
+    x, y = loc[o, top]
+    patch = _unit(corner[o][y : y + h, x : x + w])
+    wf = np.sqrt(0.5) if use_face else 0.0
+    wc = np.sqrt(0.5) if use_face else 1.0
+    qv = np.concatenate([wf * face[o], wc * patch])
+    a = np.concatenate([wf * tpl.face[top], wc * _unit(tpl.corner[top])]) if use_face else wc * _unit(tpl.corner[top])
+    if not use_face:
+        qv = wc * patch
+    margin = 1.0
+    seen: set[str] = {key}
     for i in order[1:]:
-        if same.get(labels[i], labels[i]) != key:
-            second = float(scores[i])
+        lab = same.get(tpl.labels[i], tpl.labels[i])
+        if lab in seen:
+            continue
+        seen.add(lab)
+        b = np.concatenate([wf * tpl.face[i], wc * _unit(tpl.corner[i])]) if use_face else wc * _unit(tpl.corner[i])
+        d = a - b
+        dd = float(d @ d)
+        m = 2 * float((qv - (a + b) / 2) @ d) / dd if dd > 1e-9 else 0.0
+        margin = min(margin, m)
+        if len(seen) > rivals:
             break
-    return top, float(scores[order[0]]), float(scores[order[0]]) - second
+    return label, float(scores[top]), margin
 
 
 class Recogniser:
     """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
 
-    def __init__(self, deck: object | None = None, thresholds: dict[str, Thresholds] | None = None) -> None:
+    def __init__(self, deck: object | None = None, thresholds: dict[str, Thresholds] | None = None,
+                 templates: Templates | None = None) -> None:
         from vision import deck as decklib
 
         th = thresholds or load_thresholds()
         if deck is None:
-            self.templates = decklib.generic_templates()
+            self.templates = templates if templates is not None else decklib.generic_templates()
             self.mode = "generic"
         else:
             assert isinstance(deck, decklib.Deck)
@@ -358,14 +569,22 @@ class Recogniser:
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; a label of a generic template is a code."""
-        face, corner = card_features(card)
-        s = _scores(self.templates, face, corner, self.use_face)
-        return best_two(self.templates.labels, s, self.same)
+        return match(self.templates, card, self.use_face, self.same)
 
-    def identify(self, frame: np.ndarray) -> list[Read]:
-        """Every card found in the frame, each with its code or None when unsure."""
+    def identify(self, frame: np.ndarray, calibration: object | None = None) -> list[Read]:
+        """Every card found in the frame, each with its code or None when unsure.
+
+        A ``vision.mat.Calibration`` tells the size of a card on this table (to find the top card of a pile when no
+        card lies alone) and where the markers are (never cards)."""
+        card_area, exclude = None, None
+        if calibration is not None:
+            from vision import mat as matlib
+
+            assert isinstance(calibration, matlib.Calibration)
+            card_area = calibration.card_area_px()
+            exclude = list(calibration.marker_frame.values())
         reads = []
-        for q in find_cards(frame):
+        for q in find_cards(frame, card_area=card_area, exclude=exclude):
             card = rectify(frame, q.pts)
             label, score, margin = self.read_card(card)
             ok = self.threshold.accept(score, margin)
@@ -374,9 +593,11 @@ class Recogniser:
             if joker and not self.templates.jokers_distinct:
                 code = None
             if label == "back":
+                if score <= 0.5:
+                    continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if ok or q.whole > 0.6 or score > 0.5:
+            if ok or score > 0.5:  # below that it matches no card at all: not reported
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return reads
 

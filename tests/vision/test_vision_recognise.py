@@ -28,7 +28,7 @@ def test_enrolled_reads_are_right_or_unsure(tango, tango_deck):
         for r in reads:  # nothing read where there is no card
             if r.code is not None:
                 assert any(recognise._iou(r.quad, c.quad.astype(np.float32)) > 0.5 for c in scene.cards)
-    assert accepted >= 1
+    assert accepted >= whole // 2
 
 
 def test_quad_corners_are_accurate_on_a_clean_scene(tango):
@@ -41,7 +41,7 @@ def test_quad_corners_are_accurate_on_a_clean_scene(tango):
         # same corners up to the 0/180 degree ambiguity
         d0 = np.abs(q[0].pts - card.quad).max()
         d1 = np.abs(np.roll(q[0].pts, 2, axis=0) - card.quad).max()
-        assert min(d0, d1) < 3.0
+        assert min(d0, d1) < 4.0
 
 
 def test_lookalike_jokers_are_never_named_when_not_distinct(tango, tango_deck):

@@ -1,0 +1,271 @@
+"""Measurements: thresholds from a risk-coverage curve on the tuning decks, accuracy on held-out decks, speed.
+
+``tune`` renders scenes of the tuning decks, reads them (enrolled mode with each deck's own enrollment; generic mode
+with corner templates of the *other* tuning decks, so that every generic read is of an unseen design) and picks
+the lowest thresholds with no wrong read, plus a safety gap; it writes ``vision/thresholds.json`` and the generic
+templates. ``bench`` then reads scenes of the held-out decks with those thresholds and reports, per deck and mode,
+the share of whole cards accepted and the wrong reads among the accepted ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import deck as decklib
+from vision import recognise as rc
+from vision import synth
+
+TUNE_DECKS = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"]
+HELD_OUT = ["ornamental", "paris", "tango"]
+SAFETY_GAP = 0.1
+
+
+@dataclass
+class Outcome:
+    """One read compared with the truth. ``kind``: whole (the card fully visible), partial (covered), junk."""
+
+    deck: str
+    mode: str
+    kind: str
+    truth: str | None
+    label: str
+    score: float
+    margin: float
+    accepted: bool
+
+
+def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:
+    """Outcomes of the reads of one scene, and how many whole face-up cards it had."""
+    out = []
+    whole = sum(1 for c in scene.cards if c.visible >= 0.97 and c.face_up)
+    for r in reads:
+        best, best_iou = None, 0.0
+        for c in scene.cards:
+            iou = rc._iou(r.quad, c.quad.astype(np.float32))
+            if iou > best_iou:
+                best, best_iou = c, iou
+        if best is None or best_iou < 0.5:
+            kind, truth = "junk", None
+        else:
+            kind = "whole" if best.visible >= 0.97 and best_iou > 0.8 else "partial"
+            truth = best.code if best.face_up else "back"
+        out.append(Outcome(deck, mode, kind, truth, r.label, r.confidence, r.margin, r.code is not None))
+    return out, whole
+
+
+def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser],
+               progress: Callable[[str], None] | None = None) -> tuple[list[Outcome], int]:
+    images = synth.load_deck(deck_dir)
+    name = os.path.basename(os.path.normpath(deck_dir))
+    outcomes: list[Outcome] = []
+    whole = 0
+    for k, seed in enumerate(seeds):
+        scene = synth.random_scene(images, seed, n_cards=7)
+        for mode, rec in recognisers.items():
+            o, w = score_scene(scene, rec.identify(scene.image), name, mode)
+            outcomes += o
+        whole += w
+        if progress and k % 20 == 19:
+            progress(f"{name}: {k + 1}/{len(seeds)} scenes")
+    return outcomes, whole
+
+
+def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[rc.Thresholds, list[dict]]:
+    """The lowest (score, margin) with no wrong read on the tuning reads, then the margin raised by a safety gap."""
+    reads = [o for o in outcomes if o.label not in ("back",)]
+    score = np.array([o.score for o in reads])
+    margin = np.array([o.margin for o in reads])
+    right = np.array([o.truth == o.label for o in reads])
+    best: tuple[float, float, float] | None = None
+    for ts in np.arange(0.5, 0.96, 0.05):
+        for tm in np.arange(0.0, 1.0, 0.01):
+            acc = (score >= ts) & (margin >= tm)
+            if (acc & ~right).any():
+                continue
+            cov = float((acc & right).sum()) / max(whole, 1)
+            if best is None or cov > best[0] + 1e-9:
+                best = (cov, float(ts), float(tm))
+            break  # a higher margin only lowers the coverage at this score threshold
+    assert best is not None
+    ts, tm = best[1], min(best[2] + SAFETY_GAP, 0.95)
+    curve = []
+    for t in np.arange(0.0, 1.0, 0.05):
+        acc = (score >= ts) & (margin >= t)
+        n = int(acc.sum())
+        curve.append({"margin": round(float(t), 2), "coverage": round(float((acc & right).sum()) / max(whole, 1), 4),
+                      "risk": round(float((acc & ~right).sum()) / max(n, 1), 5), "accepted": n})
+    return rc.Thresholds(round(ts, 3), round(tm, 3)), curve
+
+
+def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print) -> dict:
+    """Measure the risk-coverage curves on the tuning decks and write the thresholds and generic templates."""
+    dirs = {d: os.path.join(decks_root, d) for d in TUNE_DECKS}
+    for d in dirs.values():
+        if not os.path.isdir(d):
+            raise decklib.EnrollError(f"tuning deck not found: {d}")
+    enrolled_out: list[Outcome] = []
+    generic_out: list[Outcome] = []
+    whole_total = 0
+    loose = {"enrolled": rc.Thresholds(2.0, 2.0), "generic": rc.Thresholds(2.0, 2.0)}
+    for i, (name, d) in enumerate(dirs.items()):
+        progress(f"tuning on {name}")
+        deck = decklib.enroll_dir(d)
+        others = [dirs[o] for o in dirs if o != name]
+        gen = decklib.build_generic(others, path=None)
+        en_rec = rc.Recogniser(deck, loose)
+        gen_rec = rc.Recogniser(None, loose, templates=gen)
+        outs, whole = run_scenes(d, range(100_000 + i * 10_000, 100_000 + i * 10_000 + scenes),
+                                 {"enrolled": en_rec, "generic": gen_rec}, progress)
+        enrolled_out += [o for o in outs if o.mode == "enrolled"]
+        generic_out += [o for o in outs if o.mode == "generic"]
+        whole_total += whole
+    th_e, curve_e = choose_thresholds(enrolled_out, whole_total)
+    th_g, curve_g = choose_thresholds(generic_out, whole_total)
+    decklib.build_generic(list(dirs.values()))
+    result = {
+        "tuned_on": TUNE_DECKS, "scenes_per_deck": scenes, "whole_cards": whole_total,
+        "safety_gap": SAFETY_GAP,
+        "enrolled": {"score": th_e.score, "margin": th_e.margin, "curve": curve_e},
+        "generic": {"score": th_g.score, "margin": th_g.margin, "curve": curve_g},
+    }
+    with open(rc.THRESHOLDS_PATH, "w") as f:
+        json.dump(result, f, indent=1)
+    return result
+
+
+def summarise(outcomes: list[Outcome], whole: int) -> dict:
+    acc = [o for o in outcomes if o.accepted]
+    wrong = [o for o in acc if o.truth != o.label]
+    whole_right = sum(1 for o in acc if o.kind == "whole" and o.truth == o.label)
+    return {"whole_cards": whole, "reads": len(outcomes), "accepted": len(acc),
+            "accepted_share_of_whole": round(whole_right / max(whole, 1), 4), "wrong_accepted": len(wrong),
+            "wrong_examples": [f"{o.truth}->{o.label} ({o.kind})" for o in wrong[:5]]}
+
+
+def accuracy(decks_root: str, reads: int, decks: list[str] | None = None,
+             progress: Callable[[str], None] = print) -> dict:
+    """Held-out accuracy per deck and mode; renders scenes until about ``reads`` reads per deck and mode."""
+    report = {}
+    for name in decks or HELD_OUT:
+        d = os.path.join(decks_root, name)
+        if not os.path.isdir(d):
+            raise decklib.EnrollError(f"deck not found: {d}")
+        deck = decklib.enroll_dir(d)
+        recs = {"enrolled": rc.Recogniser(deck), "generic": rc.Recogniser(None)}
+        outs: list[Outcome] = []
+        whole = 0
+        seed = 500_000
+        while sum(1 for o in outs if o.mode == "enrolled") < reads:
+            o, w = run_scenes(d, range(seed, seed + 20), recs)
+            outs += o
+            whole += w
+            seed += 20
+            progress(f"{name}: {sum(1 for x in outs if x.mode == 'enrolled')} reads")
+        report[name] = {"jokers_distinct": deck.report.get("jokers_distinct")}
+        for mode in recs:
+            report[name][mode] = summarise([o for o in outs if o.mode == mode], whole)
+    return report
+
+
+def timing(decks_root: str, frames: int = 60) -> dict:
+    """Milliseconds per 1280x720 frame on one core: the per-frame play detector, and a full identify."""
+    from vision import play
+
+    cv2.setNumThreads(1)
+    d = os.path.join(decks_root, HELD_OUT[-1])
+    images = synth.load_deck(d)
+    deck = decklib.enroll_dir(d)
+    rec = rc.Recogniser(deck)
+    scenes = [synth.random_scene(images, 900 + i, n_cards=7).image for i in range(10)]
+    ident = []
+    for img in scenes:
+        t = time.perf_counter()
+        rec.identify(img)
+        ident.append((time.perf_counter() - t) * 1000)
+    tricks = [[(s, c) for s, c in zip(range(4), ["AS", "KH", "7D", "TC"], strict=True)]]
+    video = [f for f, _ in synth.play_video(images, tricks, seed=3)][:frames]
+    det = play.PlayDetector(rec, analyse=False)
+    per_frame = []
+    for f in video:
+        t = time.perf_counter()
+        det.feed(f)
+        per_frame.append((time.perf_counter() - t) * 1000)
+    return {"per_frame_ms_median": round(float(np.median(per_frame)), 2),
+            "per_frame_ms_p95": round(float(np.percentile(per_frame, 95)), 2),
+            "identify_ms_median": round(float(np.median(ident)), 1),
+            "identify_ms_max": round(float(np.max(ident)), 1)}
+
+
+def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None = None) -> dict:
+    """Play detection on synthetic videos of the held-out decks: events found, wrong, and the delay from the frame
+    where the card lies still (the hand gone) to the frame of the decision, at 30 frames/s."""
+    from vision import play
+
+    cv2.setNumThreads(1)
+    result: dict = {}
+    delays: list[float] = []
+    compute: list[float] = []
+    for k, name in enumerate(decks or HELD_OUT):
+        d = os.path.join(decks_root, name)
+        images = synth.load_deck(d)
+        rec = rc.Recogniser(decklib.enroll_dir(d))
+        rng = np.random.default_rng(k)
+        stats = {"plays": 0, "read": 0, "unsure": 0, "missed": 0, "wrong": 0, "gathers": 0, "gathers_seen": 0,
+                 "false_events": 0}
+        for to_centre in (True, False):
+            codes = list(rng.permutation([c for c in synth.ALL_CODES if c in images]))
+            tricks = [[(s, codes[t * 4 + s]) for s in range(4)] for t in range(tricks_per_video)]
+            turn: list[int | None] = [None]
+            det = play.PlayDetector(rec, turn=lambda turn=turn: turn[0])
+            truth: list[synth.VideoEvent] = []
+            got: list[play.Event] = []
+            for frame, evs in synth.play_video(images, tricks, seed=100 + k, to_centre=to_centre):
+                truth += evs
+                for e in evs:
+                    if e.kind == "play":
+                        turn[0] = e.seat
+                t = time.perf_counter()
+                out = det.feed(frame)
+                ms = (time.perf_counter() - t) * 1000
+                if out:
+                    compute.append(ms)
+                got += out
+            used: set[int] = set()
+            for e in truth:
+                if e.kind == "gather":
+                    stats["gathers"] += 1
+                    hit = [i for i, g in enumerate(got) if g.kind == "trick_gathered" and e.frame - 5 <= g.frame
+                           <= e.frame + 30 and i not in used]
+                    if hit:
+                        stats["gathers_seen"] += 1
+                        used.add(hit[0])
+                    continue
+                stats["plays"] += 1
+                hit = [i for i, g in enumerate(got) if g.kind in ("card_played", "unsure_card")
+                       and e.frame - 5 <= g.frame <= e.frame + 45 and i not in used]
+                if not hit:
+                    stats["missed"] += 1
+                    continue
+                g = got[hit[0]]
+                used.add(hit[0])
+                if g.kind == "unsure_card":
+                    stats["unsure"] += 1
+                elif g.code == e.code and g.seat == e.seat:
+                    stats["read"] += 1
+                    delays.append((g.frame - e.frame) * 1000 / 30)
+                else:
+                    stats["wrong"] += 1
+            stats["false_events"] += sum(1 for i, g in enumerate(got) if i not in used
+                                         and g.kind in ("card_played", "unsure_card", "trick_gathered"))
+        result[name] = stats
+    result["decision_delay_ms_median"] = round(float(np.median(delays)), 1) if delays else None
+    result["decision_delay_ms_max"] = round(float(np.max(delays)), 1) if delays else None
+    result["deciding_frame_compute_ms_median"] = round(float(np.median(compute)), 1) if compute else None
+    return result

@@ -1,0 +1,242 @@
+"""Play detection on a frame stream: a card landing, the hand gone, a voted read, the seat, a trick gathered.
+
+Per frame the detector only shrinks the frame to 160x90 grey and differences it with the previous frame (is
+anything moving?) and, once still, with the last still image of the table (did anything change?). Only when a
+change has settled does it run the recogniser, on a few consecutive still frames, and vote. Everything heavy happens
+a handful of times per card, so the per-frame work stays around a millisecond.
+
+What the engine knows can veto a read (``check``), never rescue an unsure one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision import mat as matlib
+from vision import recognise as rc
+
+SMALL = (160, 90)
+
+
+@dataclass
+class Event:
+    """``kind``: card_played, unsure_card, trick_gathered, camera_lost, camera_back, camera_moved, mat_missing."""
+
+    kind: str
+    frame: int
+    seat: int | None = None
+    code: str | None = None
+    confidence: float | None = None
+    corners: list[list[float]] | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "")}
+
+
+@dataclass(eq=False)
+class _Track:
+    quad: np.ndarray
+    code: str | None
+    seat: int | None
+    in_centre: bool
+
+
+@dataclass
+class PlayDetector:
+    """Feed frames, get events. ``turn()`` names the seat on turn (for cards played to the centre);
+    ``check(seat, code)`` may refuse a read that the engine knows to be impossible."""
+
+    recogniser: rc.Recogniser
+    turn: Callable[[], int | None] | None = None
+    check: Callable[[int | None, str], bool] | None = None
+    still_frames: int = 3
+    votes: int = 3
+    max_ballots: int = 6
+    motion_px: int = 6
+    change_px: int = 25
+    recheck_every: int = 90
+    analyse: bool = True
+    debug: bool = False
+    calibration: matlib.Calibration | None = None
+    frame_no: int = -1
+    _prev: np.ndarray | None = None
+    _background: np.ndarray | None = None
+    _still: int = 0
+    _ballots: list[list[rc.Read]] = field(default_factory=list)
+    _tracks: list[_Track] = field(default_factory=list)
+    _lost: bool = False
+    _since_check: int = 0
+
+    def feed(self, frame: np.ndarray | None) -> list[Event]:
+        """One frame in (None when the camera gave nothing), the events it completes out."""
+        self.frame_no += 1
+        events: list[Event] = []
+        if frame is None or frame.size == 0:
+            if not self._lost:
+                self._lost = True
+                events.append(Event("camera_lost", self.frame_no, detail="no frame from the camera"))
+            return events
+        small = cv2.cvtColor(cv2.resize(frame, SMALL, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        if float(small.std()) < 3.0:  # a black or covered lens: nothing to see
+            if not self._lost:
+                self._lost = True
+                events.append(Event("camera_lost", self.frame_no, detail="the picture is blank or covered"))
+            return events
+        if self._lost:
+            self._lost = False
+            events.append(Event("camera_back", self.frame_no))
+        if self.calibration is None and self.frame_no % 15 == 0:
+            events += self._calibrate(frame, first=True)
+        prev, self._prev = self._prev, small
+        if prev is None:
+            self._background = small
+            return events
+        moving = int(np.count_nonzero(cv2.absdiff(small, prev) > 14)) > self.motion_px
+        if moving:
+            self._still = 0
+            self._ballots.clear()
+            return events
+        self._still += 1
+        if self._still < self.still_frames:
+            return events
+        assert self._background is not None
+        changed = int(np.count_nonzero(cv2.absdiff(small, self._background) > 22))
+        if changed <= self.change_px and not self._ballots:
+            self._since_check += 1
+            if self.calibration is not None and self._since_check >= self.recheck_every:
+                self._since_check = 0
+                events += self._calibrate(frame, first=False)
+            return events
+        if not self.analyse:
+            self._background = small
+            return events
+        self._ballots.append(self.recogniser.identify(frame, self.calibration))
+        if self.debug:
+            print(self.frame_no, [(r.label, r.code, round(r.margin, 2), round(r.whole, 2)) for r in self._ballots[-1]])
+        if len(self._ballots) < self.votes:
+            return events
+        decided = self._decide(frame, cv2.absdiff(small, self._background) > 22)
+        if decided is None:
+            return events
+        events += decided
+        self._ballots.clear()
+        self._background = small
+        return events
+
+    def _calibrate(self, frame: np.ndarray, first: bool) -> list[Event]:
+        try:
+            cal = matlib.calibrate(frame)
+        except matlib.CalibrationError as exc:
+            if first and self.frame_no == 0:
+                return [Event("mat_missing", self.frame_no, detail=str(exc))]
+            if not first:
+                return [Event("camera_moved", self.frame_no, detail=f"the mat is no longer found: {exc}")]
+            return []
+        if self.calibration is not None:
+            moved = self.calibration.moved(cal)
+            if moved:
+                self.calibration = cal
+                return [Event("camera_moved", self.frame_no, detail=f"the mat moved {moved:.0f} px; recalibrated")]
+            return []
+        self.calibration = cal
+        return []
+
+    def _seat_of(self, quad: np.ndarray) -> tuple[int | None, bool]:
+        centre = quad.mean(axis=0)
+        zone = self.calibration.zone_at((float(centre[0]), float(centre[1]))) if self.calibration else None
+        if zone is not None and zone.seat is not None:
+            return zone.seat, False
+        return (self.turn() if self.turn else None), True
+
+    def _covered_by_card(self, mask: np.ndarray, quad: np.ndarray) -> float:
+        poly = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
+        n = int(poly.sum())
+        return float(np.count_nonzero(mask[poly > 0])) / n if n else 0.0
+
+    def _decide(self, frame: np.ndarray, changed_small: np.ndarray) -> list[Event] | None:
+        """Events from the ballots, or None to wait for another still frame (a card seen only once so far)."""
+        events: list[Event] = []
+        card_px = rc.card_mask(frame)
+        h, w = frame.shape[:2]
+        changed = cv2.resize(cv2.dilate(changed_small.astype(np.uint8), np.ones((3, 3), np.uint8)), (w, h),
+                             interpolation=cv2.INTER_NEAREST)
+        # cluster the reads of all ballots by outline: one cluster per card on the table
+        clusters: list[list[rc.Read]] = []
+        for ballot in self._ballots:
+            for r in ballot:
+                if r.face_down:
+                    continue
+                for cl in clusters:
+                    if rc._iou(cl[0].quad, r.quad) > 0.8:
+                        cl.append(r)
+                        break
+                else:
+                    clusters.append([r])
+        # a card is gone when the table shows where it lay; one merely covered by a newer card is still there
+        gone = [t for t in self._tracks
+                if not any(rc._iou(t.quad, cl[0].quad) > 0.7 for cl in clusters)
+                and self._covered_by_card(card_px, t.quad) < 0.35]
+        new = []
+        for cl in clusters:
+            r = cl[-1]
+            if any(rc._iou(t.quad, r.quad) > 0.7 for t in self._tracks):
+                continue
+            if self._covered_by_card(changed, r.quad) < 0.5:
+                continue  # not where the table changed: an old card seen anew (e.g. uncovered), not a play
+            new.append(cl)
+        if any(len(cl) < 2 for cl in new) and len(self._ballots) < self.max_ballots:
+            return None
+        if self._tracks and len(gone) == len(self._tracks):
+            events.append(Event("trick_gathered", self.frame_no, detail=f"{len(gone)} cards left the table"))
+        self._tracks = [t for t in self._tracks if t not in gone]
+        for cl in new:
+            r = max(cl, key=lambda x: x.whole)
+            codes = [x.code for x in cl]
+            seat, centre = self._seat_of(r.quad)
+            corners = [[round(float(x), 1), round(float(y), 1)] for x, y in r.quad]
+            code = codes[0] if len(cl) >= 2 and all(c == codes[0] for c in codes) else None
+            if code is not None and self.check is not None and not self.check(seat, code):
+                events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners,
+                                    f"read {code} but the game says seat {seat} cannot hold it"))
+            elif code is not None:
+                events.append(Event("card_played", self.frame_no, seat, code, r.confidence, corners))
+            elif r.whole > 0.9 or r.joker:
+                why = "a joker, unsure which" if r.joker else f"reads {[x.label for x in cl]}"
+                events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners, why))
+            else:
+                continue  # a covered edge of a card below: not a new card
+            self._tracks.append(_Track(r.quad, code, seat, centre))
+        return events
+
+
+def open_stream(source: str) -> object:
+    """A camera index ("0"), a video file or a folder of frames, as an iterator of BGR frames (None = no frame)."""
+    import os
+
+    if os.path.isdir(source):
+        names = sorted(n for n in os.listdir(source) if n.lower().endswith((".png", ".jpg", ".jpeg", ".bmp")))
+        return (cv2.imread(os.path.join(source, n), cv2.IMREAD_COLOR) for n in names)
+    cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    if not cap.isOpened():
+        raise OSError(f"cannot open the video source {source!r}")
+
+    def frames() -> object:
+        misses = 0
+        while True:
+            ok, f = cap.read()
+            if not ok:
+                misses += 1
+                if not source.isdigit() or misses > 30:
+                    return
+                yield None
+                continue
+            misses = 0
+            yield f
+
+    return frames()
