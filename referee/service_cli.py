@@ -120,3 +120,24 @@ def cmd_soak(args: argparse.Namespace) -> int:
         result = soak(data, size=args.size, game=args.game, seed=args.seed, progress=sys.stderr)
     print(json.dumps(result))
     return 0 if result["lost"] == 0 and result["mismatches"] == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m referee.service_cli serve ...``: the service alone, without loading the other parts' commands
+    (the camera's imports take seconds; a restart after a power cut should not)."""
+    from referee.cli import UserError
+
+    parser = argparse.ArgumentParser(prog="cardref")
+    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"cardref: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

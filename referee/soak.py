@@ -41,7 +41,7 @@ class Server:
         self.url = ""
 
     def start(self, timeout: float = 30.0) -> None:
-        cmd = [sys.executable, "-m", "referee.cli", "serve", "--game", self.game, "--port", "0",
+        cmd = [sys.executable, "-m", "referee.service_cli", "serve", "--game", self.game, "--port", "0",
                "--data", str(self.data)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parent.parent)
