@@ -245,10 +245,19 @@ class BidWhistHand(Hand):
         joker = self._card(event["joker"])
         if joker not in (BJ, LJ):
             raise IllegalEvent(f"{CODES[joker]} is not a joker")
-        if self.swaps_left is not None and (not self.swaps_left or self.swaps_left[0] != joker):
-            raise IllegalEvent(f"no swap of {CODES[joker]} is due now")
         k = self.knowledge
         assert k is not None
+        if not self.options["jokers_distinct"]:
+            # The two jokers look alike: the joker swapped is whichever the seat holds, and "the Big Joker's
+            # holder first" cannot be told, so the swaps due may come in either order.
+            other = LJ if joker == BJ else BJ
+            if not k.possible[seat] >> joker & 1 and k.possible[seat] >> other & 1:
+                joker = other
+            if self.swaps_left and joker in self.swaps_left:
+                self.swaps_left.remove(joker)
+                self.swaps_left.insert(0, joker)
+        if self.swaps_left is not None and (not self.swaps_left or self.swaps_left[0] != joker):
+            raise IllegalEvent(f"no swap of {CODES[joker]} is due now")
         drew = event.get("drew")
         drawn = None if drew is None else self._card(drew)
         # A refused swap must leave the hand as it was: check the joker and the card drawn before any change.
