@@ -529,11 +529,25 @@ class PitchHand(Hand):
             self.closed_out[s] = len(self.tricks) + 1
         self._finish_trick()
 
+    def _late_for_the_last_trick(self, seat: int, cards_in_trick: int) -> bool:
+        """``seat`` was put out in the trick just finished: left out when the next trick was led, and nobody has
+        followed that lead; or passed over by a later seat, and nobody has led since (a card after a lead could be
+        a play to the new trick by a seat that did hold out: that stays refused). With ``renege_correctable =
+        false`` nothing is put right: a seat taken to be out stays out."""
+        if not self.options["renege_correctable"]:
+            return False
+        n = len(self.tricks)
+        passed = self.passed_over.get(seat)
+        if cards_in_trick == 0:
+            return passed is not None and passed[0] == n
+        return cards_in_trick == 1 and self.closed_out.get(seat) == n
+
     def _late_to_the_last_trick(self, seat: int, c: int) -> tuple[int, int] | None:
-        """The trick was taken as gathered without ``seat`` because the next trick was led, but ``seat`` now plays
-        to it, before anyone follows that lead: the lead was early (an "out of turn" irregularity), not a sign that
-        ``seat`` stopped playing. The lead goes back to its hand, the last trick is opened again for ``seat``'s
-        card, and the hold-out call is dropped. Returns the early lead, to be played again once the trick is over."""
+        """``seat`` was taken to have stopped playing in the trick just finished (passed over by a later seat, or
+        left out when the next trick was led), but its card comes now, before anyone follows a lead: it was only
+        slow, the others played ahead of it ("out of turn" irregularities), it did not hold out. A lead already
+        made goes back to its hand, the last trick is opened again for ``seat``'s card, and the hold-out call is
+        dropped. Returns that early lead, to be played again once the trick is over."""
         t = self.trick
         k = self.knowledge
         assert t is not None and k is not None
@@ -541,14 +555,17 @@ class PitchHand(Hand):
         may = k.possible[seat]
         if not (may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK)):
             return None  # Hand.play refuses the card
-        lead_seat, lead_card = t.cards[0]
-        bit = 1 << lead_card
-        k.count[lead_seat] += 1
-        k.possible[lead_seat] |= bit
-        k.certain[lead_seat] |= bit
+        lead = t.cards[0] if t.cards else None
+        if lead is not None:
+            bit = 1 << lead[1]
+            k.count[lead[0]] += 1
+            k.possible[lead[0]] |= bit
+            k.certain[lead[0]] |= bit
 
         def kept(r: Renege) -> bool:
-            return not ((r.seat == seat and r.trick == n and r.card is None) or (r.seat == lead_seat and r.trick > n))
+            if r.seat == seat and r.trick == n and r.card is None:
+                return False
+            return not (lead is not None and r.seat == lead[0] and r.trick > n)
 
         self.reneges = [r for r in self.reneges if kept(r)]
         self.suspicions = [r for r in self.suspicions if kept(r)]
@@ -556,13 +573,20 @@ class PitchHand(Hand):
         self._uncredit_trick(last, self.trick_winner(last))
         self.active = sorted(set(last.active) | {seat})
         self.out.discard(seat)
-        del self.closed_out[seat]
+        self.closed_out.pop(seat, None)
+        passed = self.passed_over.pop(seat, None)
+        if passed is not None:
+            _, ahead, card_ahead = passed
+            entry = {"kind": "out of turn", "seat": ahead, "trick": n, "card": CODES[card_ahead], "turn": seat}
+            if entry not in self.irregularities:
+                self.irregularities.append(entry)
         self.trick = last
         self.turn = seat
-        self.irregularities.append(
-            {"kind": "out of turn", "seat": lead_seat, "trick": n + 1, "card": CODES[lead_card], "turn": seat}
-        )
-        return lead_seat, lead_card
+        if lead is not None:
+            self.irregularities.append(
+                {"kind": "out of turn", "seat": lead[0], "trick": n + 1, "card": CODES[lead[1]], "turn": seat}
+            )
+        return lead
 
     def play(self, seat: int, c: int) -> None:
         """RULINGS.md, five-handed: the called card's holder is the secret partner, known once it is played;
@@ -572,7 +596,7 @@ class PitchHand(Hand):
             self._trick_gathered_without_the_rest(seat, c)
             t = self.trick
         early = None
-        if t is not None and len(t.cards) == 1 and self.closed_out.get(seat) == len(self.tricks):
+        if t is not None and seat in self.out and self._late_for_the_last_trick(seat, len(t.cards)):
             early = self._late_to_the_last_trick(seat, c)
             t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
