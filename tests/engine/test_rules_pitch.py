@@ -644,6 +644,35 @@ def test_passed_over_seat_that_plays_in_the_same_trick_is_not_holding_out():
 
 
 @pytest.mark.parametrize("known", [True, False])
+def test_passed_over_seat_whose_card_comes_before_the_next_lead_is_not_holding_out(known):
+    """The same when seat 1's card comes only after seats 2 and 3 have played (the trick looked complete without
+    it), but before anyone leads again: it was slow, not holding out; the trick is opened again for its KH (still
+    won by the AH) and seat 2's play was out of turn. The hand as the standard one: [-4, 7]."""
+    m = setup(STD_HANDS, STD_PACK, known=known)
+    h = m.hand
+    play(m, "0:AH 2:QH 3:JH")
+    assert len(h.tricks) == 1 and len(h.reneges if known else h.suspicions) == 1
+    play(m, "1:KH")
+    assert len(h.tricks) == 1 and h.tricks[0].cards[-1] == (1, card("KH")) and h.trick.leader == 0
+    assert h.reneges == [] and h.suspicions == []
+    assert h.irregularities == [{"kind": "out of turn", "seat": 2, "trick": 1, "card": "QH", "turn": 1}]
+    play(m, *STD_PLAY[1:])
+    assert m.hands[0].score == [-4, 7]
+
+
+def test_passed_over_seat_cannot_play_after_the_next_lead():
+    """Ambiguity resolved: once the next trick is led, a card from a seat passed over in the last trick may be its
+    play to the new trick (it held out, and is out: CONVENTIONS.md "a seat that is skipped is out"): refused, the
+    hold-out stands."""
+    m = setup(STD_HANDS, STD_PACK)
+    h = m.hand
+    play(m, "0:AH 2:QH 3:JH", "0:9H")
+    with pytest.raises(IllegalEvent):
+        play(m, "1:KH")
+    assert renege_rows(h) == [HOLDING_OUT_1]
+
+
+@pytest.mark.parametrize("known", [True, False])
 def test_passed_over_seat_cannot_come_back_when_not_correctable(known):
     """RULINGS.md ``renege_correctable = false``: no correction; the seat passed over is out (CONVENTIONS.md: "In
     Pitch a seat that is skipped is out"): its late card is refused and the hold-out stands (hands known) or stays
@@ -653,6 +682,9 @@ def test_passed_over_seat_cannot_come_back_when_not_correctable(known):
     play(m, "0:AH 2:QH")
     with pytest.raises(IllegalEvent):
         play(m, "1:KH")
+    play(m, "3:JH")
+    with pytest.raises(IllegalEvent):
+        play(m, "1:KH")  # nor before the next lead
     assert len(h.reneges if known else h.suspicions) == 1
 
 
