@@ -738,3 +738,43 @@ def test_the_reneges_called_are_exactly_the_real_ones(config, seed, pass_rate, r
             if hand.game != "pitch":
                 out_of_turn = sorted((i["seat"], i["trick"]) for i in hand.irregularities if i["kind"] == "out of turn")
                 assert out_of_turn == sorted(off_turn_plays(hand)), hand.irregularities
+
+
+# ------------------------------------------------------------------------------------------- jokers that look alike
+
+ALIKE = [c for c in CONFIGS if c[1].get("jokers_distinct") is False]
+ALIKE_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[1].get("jokers_distinct") is False]
+
+
+def swap_jokers(x):
+    if isinstance(x, str):
+        return {"BJ": "LJ", "LJ": "BJ"}.get(x, x)
+    if isinstance(x, list):
+        return [swap_jokers(y) for y in x]
+    if isinstance(x, dict):
+        return {k: swap_jokers(v) for k, v in x.items()}
+    return x
+
+
+@pytest.mark.parametrize("config", ALIKE, ids=ALIKE_IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, n_hands=max_hands, flips=st.integers(min_value=0, max_value=2**30))
+def test_jokers_that_look_alike_may_be_written_either_way(config, seed, pass_rate, n_hands, flips):
+    """``jokers_distinct = false``: the record's BJ / LJ labels are arbitrary. Swapping them throughout, or in any
+    joker play or joker swap, replays to the same result (up to the jokers' names)."""
+    game, options = config
+    match = Match(game, options)
+    events = random_events(match, random.Random(seed), max_hands=n_hands, pass_rate=pass_rate)
+    head = match_header(match)
+
+    def alike(result) -> str:
+        return json.dumps(result).replace('"LJ"', '"BJ"')
+
+    expected = alike(match.result())
+    everywhere = [swap_jokers(e) for e in events]
+    assert alike(replay(dumps([head, *everywhere]).splitlines()).result()) == expected
+    rng = random.Random(flips)
+    some = [
+        swap_jokers(e) if e["event"] in ("play", "joker_swap") and rng.random() < 0.5 else e for e in events
+    ]
+    assert alike(replay(dumps([head, *some]).splitlines()).result()) == expected
