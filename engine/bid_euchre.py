@@ -97,6 +97,9 @@ class BidEuchreHand(Hand):
             ]
         return []
 
+    def _offer_key(self) -> tuple[Any, ...]:
+        return (self.game, self.phase, self._to_act(), self.high, len(self.bids) > 0, self.contract)
+
     def legal_events(self) -> list[dict[str, Any]]:
         out = super().legal_events()
         if self.fold_open():

@@ -143,6 +143,19 @@ class BidWhistHand(Hand):
             return [{"event": "joker_swap", "seat": holder, "joker": CODES[joker], "drew": d} for d in drew]
         return []
 
+    def _offer_key(self) -> tuple[Any, ...]:
+        o = self.options
+        return (
+            self.game,
+            self.phase,
+            self._to_act(),
+            self.high_bid,
+            len(self.bids),
+            self.bid_kind,
+            o["bid_order"],
+            o["dealer_can_match"],
+        )
+
     def _discard_choice(self) -> list[int | None]:
         """A legal discard for simulations: the six lowest-numbered cards the declarer certainly holds."""
         k = self.knowledge

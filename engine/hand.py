@@ -26,6 +26,10 @@ TERMINAL = -4
 DEAL, BID, DECLARE, PLAY, DONE = "deal", "bid", "declare", "play", "done"
 
 
+# Bids and declarations on offer, by ``Hand._offer_key()``: a few hundred entries at most.
+_OFFERS: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+
 class IllegalEvent(ValueError):
     """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
 
@@ -127,20 +131,33 @@ class Hand:
         return self.phase == DONE
 
     def legal_events(self) -> list[dict[str, Any]]:
-        """Every legal event now, in record form (the deal is the table's: see ``random_deal``)."""
+        """Every legal event now, in record form (the deal is the table's: see ``random_deal``).
+
+        The bids and declarations on offer depend on a few values only, so they are built once and shared:
+        treat the returned events as read-only (copy one before changing it)."""
         if self.phase in (DEAL, DONE):
             return []
         if self.phase == PLAY:
             seat = self._to_act()
             return [{"event": "play", "seat": seat, "card": CODES[c]} for c in self.legal_plays()]
+        if self.phase == BID or self.phase == DECLARE:
+            key = self._offer_key()
+            offers = _OFFERS.get(key)
+            if offers is None:
+                offers = _OFFERS[key] = self._legal_setup_events()
+            return list(offers)
         return self._legal_setup_events()
+
+    def _offer_key(self) -> tuple[Any, ...]:
+        """Everything the bids or declarations on offer depend on (the game, the phase, the seat, the standing
+        bid, the options that change the ladder)."""
+        return (self.game, self.phase, self._to_act(), tuple(self.bids))
 
     def apply(self, event: dict[str, Any]) -> None:
         """Apply one record event; raises IllegalEvent (naming the reason) if it cannot have happened."""
-        kind = event.get("event") if isinstance(event, dict) else None
-        name = self.EVENTS.get(kind) if isinstance(kind, str) else None
-        if name is None:
-            raise IllegalEvent(f"unknown event {kind!r} for {self.game}")
+        if not isinstance(event, dict):
+            raise IllegalEvent(f"an event is a JSON object, not {type(event).__name__}")
+        kind = event.get("event")
         try:
             # The common events are called directly (a compiled build calls them natively).
             if kind == "play":
@@ -150,6 +167,9 @@ class Hand:
             elif kind == "declare":
                 self._apply_declare(event)
             else:
+                name = self.EVENTS.get(kind) if isinstance(kind, str) else None
+                if name is None:
+                    raise IllegalEvent(f"unknown event {kind!r} for {self.game}")
                 getattr(self, name)(event)
         except KnowledgeError as exc:
             raise IllegalEvent(str(exc)) from None

@@ -283,6 +283,9 @@ class PitchHand(Hand):
             return [step]
         return []
 
+    def _offer_key(self) -> tuple[Any, ...]:
+        return (self.game, self.phase, self._to_act(), self.high, self.total_points, self.n_players)
+
     def _first_leader_preview(self) -> int:
         """RULINGS.md, play: the declarer leads (or, out of cards, the next player to its left who is not)."""
         k = self.knowledge
