@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from firmware_bridge.cards import deal_pattern, deck_for
 from firmware_bridge.driver import Dealer, Timeouts
 from firmware_bridge.security import new_key
+from hardware.device import DeviceTiming
 from hardware.machine import Timing
 from hardware.relay import Relay
 from hardware.sim import SimulatedDealer
@@ -52,9 +53,10 @@ class DealOverhead:
 
 async def _round_trip(count: int) -> RoundTrip:
     key = new_key()
-    with SimulatedDealer(key, fast=True) as sim:
+    # The firmware's real heartbeat and busy intervals: PING does no mechanical work, so only they matter.
+    with SimulatedDealer(key, fast=True, device_timing=DeviceTiming()) as sim:
         assert sim.path is not None
-        dealer = await Dealer.open(sim.path, key, timeouts=Timeouts.fast())
+        dealer = await Dealer.open(sim.path, key)
         try:
             for _ in range(20):  # warm up
                 await dealer.ping()
