@@ -44,6 +44,7 @@ class _Track:
     code: str | None
     seat: int | None
     in_centre: bool
+    label: str = ""
 
 
 @dataclass
@@ -185,7 +186,9 @@ class PlayDetector:
         new = []
         for cl in clusters:
             r = cl[-1]
-            if any(rc._iou(t.quad, r.quad) > 0.7 for t in self._tracks):
+            # the same outline with the same best guess is a card already known; a different guess on the same spot
+            # is a new card laid squarely on it
+            if any(rc._iou(t.quad, r.quad) > 0.7 and t.label == r.label for t in self._tracks):
                 continue
             if self._covered_by_card(changed, r.quad) < 0.5:
                 continue  # not where the table changed: an old card seen anew (e.g. uncovered), not a play
@@ -211,7 +214,7 @@ class PlayDetector:
                 events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners, why))
             else:
                 continue  # a covered edge of a card below: not a new card
-            self._tracks.append(_Track(r.quad, code, seat, centre))
+            self._tracks.append(_Track(r.quad, code, seat, centre, r.label))
         return events
 
 

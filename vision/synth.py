@@ -194,10 +194,17 @@ def _warp_into(frame: np.ndarray, src: np.ndarray, m: np.ndarray, alpha: np.ndar
     return full
 
 
-def _shadow(frame: np.ndarray, alpha: np.ndarray, offset: tuple[int, int], strength: float, blur: int) -> None:
-    sh = np.roll(alpha, offset, axis=(0, 1))
+def _shadow(frame: np.ndarray, alpha: np.ndarray, offset: tuple[int, int], strength: float, blur: float) -> None:
+    """Darken the frame under ``alpha`` moved by ``offset`` and softened; only the bounding box is worked on."""
+    ys, xs = np.nonzero(alpha > 0.01)
+    if len(xs) == 0:
+        return
+    m = int(3 * blur) + 2 + max(abs(offset[0]), abs(offset[1]))
+    x0, y0 = max(xs.min() - m, 0), max(ys.min() - m, 0)
+    x1, y1 = min(xs.max() + m + 1, alpha.shape[1]), min(ys.max() + m + 1, alpha.shape[0])
+    sh = np.roll(alpha[y0:y1, x0:x1], offset, axis=(0, 1))
     sh = cv2.GaussianBlur(sh, (0, 0), blur)
-    frame *= (1 - strength * sh)[:, :, None]
+    frame[y0:y1, x0:x1] *= (1 - strength * sh)[:, :, None]
 
 
 def draw_cards(frame: np.ndarray, poses: list[CardPose], deck: dict[str, np.ndarray], h_mf: np.ndarray,
@@ -281,6 +288,18 @@ class Lighting:
         return cls(gain.astype(np.float32), add)
 
 
+_NOISE: list[np.ndarray] = []
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Unit Gaussian sensor noise; drawn from a small bank shifted at random because drawing it fresh is slow."""
+    if not _NOISE or _NOISE[0].shape != shape:
+        bank = np.random.default_rng(12345)
+        _NOISE[:] = [bank.standard_normal(shape, dtype=np.float32) for _ in range(3)]
+    n = _NOISE[int(rng.integers(len(_NOISE)))]
+    return np.roll(n, (int(rng.integers(shape[0])), int(rng.integers(shape[1]))), axis=(0, 1))
+
+
 def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, light: Lighting | None,
                    motion: tuple[float, float] | None = None) -> np.ndarray:
     """Lighting, blur, noise and JPEG: float32 BGR in, uint8 BGR out."""
@@ -288,7 +307,7 @@ def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, li
     if light is not None:
         f = f * light.gain[:, :, None] + light.add[:, :, None]
     if motion is not None or nz.blur > 1:
-        length = rng.integers(1, max(2, nz.blur + 1)) if motion is None else int(np.hypot(*motion))
+        length = rng.integers(1, max(2, nz.blur + 1)) if motion is None else min(int(np.hypot(*motion)), 12)
         if length > 1:
             ang = rng.uniform(0, np.pi) if motion is None else np.arctan2(motion[1], motion[0])
             k = np.zeros((length * 2 + 1, length * 2 + 1), np.float32)
@@ -296,7 +315,7 @@ def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, li
             cv2.line(k, (int(length - dx), int(length - dy)), (int(length + dx), int(length + dy)), 1.0, 1)
             f = cv2.filter2D(f, -1, k / k.sum())
     if nz.noise > 0:
-        f = f + rng.normal(0, rng.uniform(0, nz.noise), f.shape).astype(np.float32)
+        f = f + _noise(rng, f.shape) * rng.uniform(0, nz.noise)
     out = np.clip(f, 0, 255).astype(np.uint8)
     q = int(rng.integers(nz.jpeg[0], nz.jpeg[1] + 1))
     if q < 100:

@@ -38,7 +38,7 @@ def test_video_emits_a_play_per_card_and_a_gather(tango):
     tricks = [[(0, "AS"), (1, "KS"), (2, "QS"), (3, "JS")]]
     events = []
     n = 0
-    for frame, evs in synth.play_video(tango, tricks, seed=1):
+    for frame, evs in synth.play_video(tango, tricks, seed=1, fps=8):
         assert frame.shape == (synth.FRAME_H, synth.FRAME_W, 3)
         events += [(n, e.kind, e.seat, e.code) for e in evs]
         n += 1
