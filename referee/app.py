@@ -94,27 +94,27 @@ class PlayRequest(Strict):
 
 
 class UndoRequest(Strict):
-    target: Annotated[int, Field(ge=1, description="the seq of the event to undo")]
+    target: Annotated[int, Field(ge=1, le=2**62, description="the seq of the event to undo")]
     who: Text
     why: Text
 
 
 class ReplaceRequest(Strict):
-    target: Annotated[int, Field(ge=1)]
+    target: Annotated[int, Field(ge=1, le=2**62)]
     event: dict[str, Any] = Field(description="the table record event that replaces it")
     who: Text
     why: Text
 
 
 class FixCardRequest(Strict):
-    target: Annotated[int, Field(ge=1, description="the seq of the play whose card was misread")]
+    target: Annotated[int, Field(ge=1, le=2**62, description="the seq of the play whose card was misread")]
     card: Card
     who: Text
     why: Text
 
 
 class RulingRequest(Strict):
-    hand: Annotated[int, Field(ge=1)]
+    hand: Annotated[int, Field(ge=1, le=10**6)]
     seat: Seat
     trick: Annotated[int, Field(ge=1, le=18)]
     ruling: Literal["accept", "reject"]
@@ -199,8 +199,8 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.clients: dict[asyncio.Queue[str], str] = {}
         self.lock = threading.Lock()
-        self._public_calls = self._call_keys(session.public_state())
-        self._director_calls = self._call_keys_director(session.director_state())
+        self._public_calls: set[tuple[int, int, int]] | None = None
+        self._director_calls: set[tuple[int, int, int, bool]] | None = None
         session.listeners.append(self.on_notice)
 
     @staticmethod
@@ -214,8 +214,23 @@ class Hub:
     def _call_keys_director(view: dict[str, Any]) -> set[tuple[int, int, int, bool]]:
         return {(c["hand"], c["seat"], c["trick"], c["proven"]) for c in view.get("calls", [])}
 
+    def join(self, queue: asyncio.Queue[str], role: str) -> None:
+        """A client joins: the calls known now are the baseline of its alerts."""
+        with self.session.lock:
+            if self._public_calls is None or self._director_calls is None:
+                self._public_calls = self._call_keys(self.session.public_state())
+                self._director_calls = self._call_keys_director(self.session.director_state())
+            with self.lock:
+                self.clients[queue] = role
+
     def on_notice(self, notice: dict[str, Any]) -> None:
         """Called by the session (under its lock, after the log write) for everything that happens."""
+        with self.lock:
+            clients = list(self.clients.items())
+        if not clients or self.loop is None:
+            # Nobody listens: nothing to build. The calls known so far are taken afresh at the next notice.
+            self._public_calls = self._director_calls = None
+            return
         pub_state = self.session.public_state()
         dir_state = self.session.director_state()
         seq, kind = notice["seq"], notice["kind"]
@@ -229,7 +244,7 @@ class Hub:
         elif kind in ("match", "status"):
             public.append({"type": kind, "seq": seq})
         calls = self._call_keys(pub_state)
-        new_calls = calls - self._public_calls if kind == "game" else set()
+        new_calls = calls - self._public_calls if kind == "game" and self._public_calls is not None else set()
         self._public_calls = calls
         for h in [pub_state.get("hand") or {}, *pub_state.get("history", [])]:
             for c in h.get("reneges", []):
@@ -238,7 +253,7 @@ class Hub:
         public.append({"type": "state", "seq": seq, "state": pub_state})
         director: list[dict[str, Any]] = [{"type": kind, "seq": seq, "notice": notice}]
         dcalls = self._call_keys_director(dir_state)
-        fresh = dcalls - self._director_calls
+        fresh = dcalls - self._director_calls if self._director_calls is not None else set()
         self._director_calls = dcalls
         for c in dir_state.get("calls", []):
             if (c["hand"], c["seat"], c["trick"], c["proven"]) in fresh:
@@ -249,13 +264,10 @@ class Hub:
             "table": [json.dumps(m) for m in public],
             "director": [json.dumps(m) for m in director],
         }
-        with self.lock:
-            clients = list(self.clients.items())
-        if self.loop is None:
-            return
+        loop = self.loop
         for queue, role in clients:
             for text in texts[role]:
-                self.loop.call_soon_threadsafe(queue.put_nowait, text)
+                loop.call_soon_threadsafe(queue.put_nowait, text)
 
 
 def role_of(request: Request, token: str | None) -> str:
@@ -314,7 +326,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         yield
-        log.close()
+        # The log stays open: every row is already on the disk (synchronous=FULL), and an app may be started again.
+        hub.loop = None
 
     app = FastAPI(
         title="cardref table service",
@@ -502,8 +515,7 @@ def create_app(
             return
         await ws.accept()
         queue: asyncio.Queue[str] = asyncio.Queue()
-        with hub.lock:
-            hub.clients[queue] = role
+        hub.join(queue, role)
         try:
             await ws.send_text(json.dumps({"type": "hello", "role": role, "state": view(role)}))
             receiver = asyncio.ensure_future(ws.receive_text())
