@@ -58,6 +58,10 @@ class SimpleDealer:
         try:
             return future.result(limit or self.dealer.timeouts.command + 5.0)
         except concurrent.futures.TimeoutError:
+            # Since 3.11 this is the built-in TimeoutError, which DealerTimeout also is: only a future that is
+            # still running means the facade itself waited too long.
+            if future.done():
+                raise
             future.cancel()
             raise DealerTimeout("the dealer's event loop did not answer in time") from None
 

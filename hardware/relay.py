@@ -143,6 +143,12 @@ class Relay:
             if fd is not None:
                 os.close(fd)
 
+    def set_faults(self, faults: LinkFaults) -> None:
+        """Change the line's faults from now on (both directions)."""
+        self.faults = faults
+        self._to_host.faults = faults
+        self._to_device.faults = faults
+
     def unplug_for(self, seconds: float) -> None:
         """Unplug, wait, plug in again."""
         self.unplug()

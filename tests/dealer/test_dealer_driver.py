@@ -30,7 +30,7 @@ from firmware_bridge.security import new_key
 from firmware_bridge.simple import SimpleDealer
 from hardware.channels import make_pty
 from hardware.machine import FaultKind, Timing
-from hardware.relay import Relay
+from hardware.relay import LinkFaults, Relay
 from hardware.sim import SimulatedDealer
 from hardware.soak import SoakConfig, run_soak
 
@@ -405,3 +405,29 @@ def test_closing_ends_a_command_waiting_for_a_pulled_cable(key, tmp_path):
     with SimulatedDealer(key, seed=5, fast=True) as sim:
         with Relay(sim.path, str(tmp_path / "ttyDEALER"), seed=1) as relay:
             asyncio.run(scenario(sim, relay))
+
+
+@pytest.mark.timeout(60)
+def test_a_silent_line_is_noticed_by_the_heartbeat_and_the_link_comes_back(key, tmp_path):
+    with SimulatedDealer(key, seed=5, fast=True) as sim:
+        with Relay(sim.path, str(tmp_path / "ttyDEALER"), seed=1) as relay:
+            with SimpleDealer.open(relay.link_path, key, timeouts=Timeouts.fast()) as dealer:
+                dealer.load(deck_for("bid_whist"))
+                relay.set_faults(LinkFaults(drop=1.0))  # the line goes dead without a hang-up
+                threading.Timer(2.0, relay.set_faults, args=(LinkFaults(),)).start()
+                result = dealer.deal(WHIST)
+                assert dealer.dealer.stats["silences"] >= 1
+                assert_exact(result, sim, WHIST)
+
+
+@pytest.mark.timeout(60)
+def test_a_machine_that_stops_answering_gives_a_timeout_not_a_hang(key, sim):
+    from firmware_bridge.errors import DealerTimeout
+
+    t = Timeouts(ack=0.02, progress=0.05, hello=0.05, silence=0.5, command=1.5, connect=0.5)
+    with SimpleDealer.open(sim.path, key, timeouts=t) as dealer:
+        sim.device.stop()  # the firmware hangs; the port stays
+        start = time.monotonic()
+        with pytest.raises(DealerTimeout, match="did not come back|no reply to PING"):
+            dealer.ping()
+        assert time.monotonic() - start < 5
