@@ -641,6 +641,19 @@ class PitchHand(Hand):
                 self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
         return c
 
+    def _apply_retract(self, event: dict[str, Any]) -> None:
+        """A joker taken back was not played: with ``jokers_distinct = false`` the high one is again the first
+        joker still played in the hand (none: the next joker played)."""
+        super()._apply_retract(event)
+        if self.first_joker is None:
+            return
+        played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
+        first = next((c for c in played if c in (BJ, LJ)), None)
+        if first != self.first_joker:
+            if LJ in (first, self.first_joker):
+                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
+            self.first_joker = first
+
     def trick_winner(self, t: Trick) -> int:
         best_seat, best = t.cards[0][0], -1
         for seat, c in t.cards:
