@@ -626,10 +626,11 @@ def check_blind(config, events, blanked, injected):
 # ------------------------------------------------------------------------------------------- many reneges
 
 
-def chaos_game(config, seed: int, pass_rate, rate: float) -> list[dict]:
+def chaos_game(config, seed: int, pass_rate, rate: float, retract: float = 0.0) -> list[dict]:
     """A random game in which, at each play, with chance ``rate``, the seat on turn plays any card it holds
     (Bid Whist, Bid Euchre), or the seat after it plays instead, skipping it (Pitch). In Bid Whist and Bid Euchre,
-    with chance ``rate / 3``, once the suit is led, another seat that has not played plays any card out of turn."""
+    with chance ``rate / 3``, once the suit is led, another seat that has not played plays any card out of turn.
+    With chance ``retract``, a card played on turn is taken back at once (RULINGS.md, ``renege_correctable``)."""
     game, options = config
     rng = random.Random(seed)
     match = Match(game, options)
@@ -656,9 +657,16 @@ def chaos_game(config, seed: int, pass_rate, rate: float) -> list[dict]:
                 event = {"event": "play", "seat": seat, "card": CODES[rng.choice(sorted(truth.hands[seat]))]}
         if event is None:
             event = random_event(match, rng, pass_rate)
+        on_turn = event["event"] == "play" and hand.phase == PLAY and event["seat"] == hand.play_turn()
         truth.apply(hand, event)
         match.apply(event)
         events.append(event)
+        if on_turn and not hand.is_terminal() and rng.random() < retract:
+            back = {"event": "retract", "seat": event["seat"]}
+            truth.hands[event["seat"]].add(card(event["card"]))
+            truth.seen.discard(card(event["card"]))
+            match.apply(back)
+            events.append(back)
     return events
 
 
@@ -778,3 +786,38 @@ def test_jokers_that_look_alike_may_be_written_either_way(config, seed, pass_rat
         swap_jokers(e) if e["event"] in ("play", "joker_swap") and rng.random() < 0.5 else e for e in events
     ]
     assert alike(replay(dumps([head, *some]).splitlines()).result()) == expected
+
+
+# ------------------------------------------------------------------------------------------- cards taken back
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, rate=st.sampled_from([0.0, 0.2]), retract=st.sampled_from([0.1, 0.3]))
+def test_a_card_taken_back_leaves_no_trace_but_the_irregularity(config, seed, pass_rate, rate, retract):
+    """RULINGS.md, ``renege_correctable``: a card played and taken back at once (a renege or not, the last card of
+    a trick too) changes nothing: the record without the pair replays to the same result, but for the "card taken
+    back" irregularities; the reneges called are still exactly the real ones."""
+    events = chaos_game(config, seed, pass_rate, rate, retract)
+    pairs = [i for i, e in enumerate(events) if e["event"] == "retract"]
+    drop = set(pairs) | {i - 1 for i in pairs}
+    assert all(events[i - 1]["event"] == "play" and events[i - 1]["seat"] == events[i]["seat"] for i in pairs)
+    plain = [e for i, e in enumerate(events) if i not in drop]
+
+    def without_taken_back(result):
+        for h in result["hands"]:
+            h["irregularities"] = [x for x in h["irregularities"] if x["kind"] != "card taken back"]
+        return result
+
+    game, options = config
+    head = match_header(Match(game, options))
+    taken_back = replay(dumps([head, *events]).splitlines())
+    again = replay(dumps([head, *plain]).splitlines())
+    assert without_taken_back(taken_back.result()) == without_taken_back(again.result())
+    backs = sum(1 for h in taken_back.hands for x in h.irregularities if x["kind"] == "card taken back")
+    assert backs == len(pairs)
+    for blanked in (False, True):
+        run = Run(config, plain, blanked=blanked)
+        for hand in run.hands:
+            for r in hand.reneges:
+                check_renege_real(hand, r, run.starts)
