@@ -106,6 +106,9 @@ class Nvram:
     last_fault: Fault = Fault.OK
     last_fault_cmd: int = 0
     replies: collections.OrderedDict[int, Reply] = field(default_factory=collections.OrderedDict)
+    # The commands behind those ids: an id sent again with other contents is a host bug, refused, not answered
+    # with another command's reply.
+    commands: collections.OrderedDict[int, Command] = field(default_factory=collections.OrderedDict)
 
 
 @dataclass
@@ -281,8 +284,13 @@ class Device:
 
     def _on_command(self, cmd: Command) -> None:
         with self._cond:
+            known = self.nvram.commands.get(cmd.cmd_id)
             cached = self.nvram.replies.get(cmd.cmd_id)
-            if cached is not None:
+            if known is not None and known != cmd:
+                self.counters["ids_reused"] += 1
+                why = f"command id {cmd.cmd_id} was already used for another command"
+                cached = Reply(cmd.cmd_id, Fault.BAD_COMMAND, FaultDetail(reason=why), None)
+            elif cached is not None:
                 self.counters["replies_repeated"] += 1
             elif cmd.op is Op.STOP:
                 cached = self._emergency_stop(cmd)
@@ -291,6 +299,7 @@ class Device:
             ):
                 self.counters["acks_repeated"] += 1
             else:
+                self._remember(cmd)
                 self.queue.append(cmd)
                 self._cond.notify_all()
             queued = len(self.queue)
@@ -299,8 +308,14 @@ class Device:
         else:
             self._send(Ack(cmd.cmd_id, min(queued, 255)))
 
+    def _remember(self, cmd: Command) -> None:
+        self.nvram.commands[cmd.cmd_id] = cmd
+        while len(self.nvram.commands) > 2 * REPLY_CACHE:
+            self.nvram.commands.popitem(last=False)
+
     def _emergency_stop(self, cmd: Command) -> Reply:
         # Called with the lock held: the stop jumps the queue and cancels what waits in it.
+        self._remember(cmd)
         cancelled = list(self.queue)
         self.queue.clear()
         if self.current is not None:

@@ -290,7 +290,7 @@ def test_ids_are_remembered_across_a_power_loss(rig):
     reply = host.hello()
     assert reply.boot_id != boot
     for cmd_id, status in ((2, Fault.OK), (3, Fault.POWER_LOST), (3, Fault.POWER_LOST)):
-        host.send(Command(cmd_id, Op.DEAL, args_deal((5, 5, 5, 5, 0))))
+        host.send(Command(cmd_id, Op.DEAL, args_deal((1, 1, 1, 1, 0) if cmd_id == 2 else (5, 5, 5, 5, 0))))
         again, seen = host.until(is_reply(cmd_id))
         assert again.status is status and not any(isinstance(m, CardRead) for m in seen)
     assert sum(len(p) for p in sim.machine.pockets) == dealt  # nothing executed again
@@ -325,3 +325,18 @@ def test_any_mix_of_repeats_executes_each_id_once(plan):
         assert all(replies[i + 1].status is Fault.OK for i in range(len(plan)))
         assert [reads[i + 1] for i in range(len(plan))] == sent
         assert sum(len(p) for p in sim.machine.pockets) == sum(sent)
+
+
+@pytest.mark.timeout(30)
+def test_an_id_reused_for_another_command_is_refused(rig):
+    sim, host = rig
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load([])))
+    host.until(is_reply(1))
+    host.send(Command(1, Op.DEAL_REST, b"\x00"))  # same id, other command
+    reply, _ = host.until(is_reply(1))
+    assert reply.status is Fault.BAD_COMMAND and "already used" in reply.detail.reason
+    assert sum(len(p) for p in sim.machine.pockets) == 0
+    host.send(Command(1, Op.LOAD, args_load([])))  # the original is still answered as before
+    reply, _ = host.until(is_reply(1))
+    assert reply.status is Fault.OK
