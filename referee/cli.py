@@ -56,4 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m referee.cli`: run the main of the imported module, whose UserError is the one the sub-commands
+    # raise (this __main__ module has a class of its own, so their errors would escape as a traceback).
+    from referee.cli import main as _main
+
+    sys.exit(_main())
