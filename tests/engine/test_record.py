@@ -386,3 +386,11 @@ def test_an_impossible_record_is_refused(tmp_path, capsys, name):
 def test_a_missing_file_is_refused_without_traceback(tmp_path, capsys):
     code, out, err = run_main(tmp_path / "nope.jsonl", capsys)
     assert code == 2 and out == "" and "no such file" in err and "Traceback" not in err
+
+
+def test_python_dash_m_refuses_without_traceback_too(tmp_path):
+    path = write(tmp_path, [bw_deal()])
+    proc = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(path)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "line 1: a record starts with a 'match' event" in proc.stderr
