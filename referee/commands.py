@@ -25,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("demo", help="a simulated match: dealer rotating, bids, plays, reneges caught")
     p.add_argument("--game", default="bid_whist", choices=["bid_whist", "bid_euchre", "pitch"])
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--web", action="store_true", help="play it through the referee service, live on its pages")
+    p.add_argument("--port", type=int, default=8000, help="with --web: the port (default 8000)")
     p.set_defaults(func=cmd_demo)
 
 
@@ -56,6 +58,10 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if args.web:
+        from referee.web_demo import run as run_web
+
+        return run_web(args.game, args.seed, args.port)
     from referee.terminal_demo import run
 
     return run(args.game, args.seed)

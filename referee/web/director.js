@@ -54,7 +54,7 @@ function render(state) {
     `Contract ${h.contract} by seat ${h.declarer}, trump ${suitName(h.trump)}` : "";
   const events = document.getElementById("events");
   events.replaceChildren(...state.events.slice().reverse().map((e) => el("tr", {},
-    el("td", {}, e.seq), el("td", {}, JSON.stringify(e.event).slice(0, 160)),
+    el("td", {}, e.seq), el("td", {}, JSON.stringify(e.event).slice(0, 110)),
     el("td", {}, el("button", { onclick: () => send("/api/corrections/undo", { target: e.seq, ...whoWhy() }) },
                     "undo"),
        e.event.event === "play" ? el("button", { onclick: () => {
