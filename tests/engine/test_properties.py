@@ -43,9 +43,9 @@ PITCH_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] == "pitch"]
 TRICK_CONFIGS = [c for c in CONFIGS if c[0] != "pitch"]
 TRICK_IDS = [i for i, c in zip(IDS, CONFIGS, strict=True) if c[0] != "pitch"]
 
-# Examples per configuration and property: 20 configurations, so about 240 games per property in a normal run.
+# Examples per configuration and property: 20 configurations, so about 200 games per property in a normal run.
 # A longer search: CARDREF_PROPERTY_EXAMPLES=500 pytest tests/engine/test_properties.py
-EXAMPLES = int(os.environ.get("CARDREF_PROPERTY_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("CARDREF_PROPERTY_EXAMPLES", "10"))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
 )
