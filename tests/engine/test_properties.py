@@ -821,3 +821,34 @@ def test_a_card_taken_back_leaves_no_trace_but_the_irregularity(config, seed, pa
         for hand in run.hands:
             for r in hand.reneges:
                 check_renege_real(hand, r, run.starts)
+
+
+# ------------------------------------------------------------------------------------------- the match
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates)
+def test_the_deal_passes_left_and_the_totals_add_up(config, seed, pass_rate):
+    """RULINGS.md: the deal passes to the left after each hand; the match totals are the sums of the hands'
+    scores (but a Pitch moon made, which sets the bidding side's total)."""
+    game, options = config
+    match = Match(game, options, first_dealer=seed % match_players(config))
+    random_events(match, random.Random(seed), max_hands=4, pass_rate=pass_rate)
+    n = match.n_players
+    totals = [0] * len(match.scores)
+    for i, hand in enumerate(match.hands):
+        assert hand.number == i + 1 and hand.dealer == (match.first_dealer + i) % n
+        if not hand.is_terminal():
+            assert hand is match.hand and i == len(match.hands) - 1
+            continue
+        if game == "pitch" and hand.contract == "moon" and hand.moon_result == "made":
+            totals = hand.apply_to_totals(totals)
+        else:
+            totals = [t + s for t, s in zip(totals, hand.score, strict=True)]
+    assert totals == match.scores
+    assert (match.winner is not None) == match.is_terminal()
+
+
+def match_players(config) -> int:
+    return config[1].get("players", 4)
