@@ -61,7 +61,9 @@ class BidEuchreHand(Hand):
         seat = self._seat(event)
         if seat != self._to_act():
             raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
-        text = str(event["bid"]).strip().lower()
+        text = event["bid"]
+        if text not in LADDER and text != "pass":  # the usual spelling needs no clean-up
+            text = str(text).strip().lower()
         if text == "pass":
             if not self.bids:
                 raise IllegalEvent("the player under the gun must bid at least 3")

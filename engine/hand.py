@@ -394,6 +394,16 @@ class Hand:
         if len(t.cards) == len(self.active):
             self._finish_trick()
         elif seat == self.turn:
+            # Every seat from the leader up to this one has played: the turn moves on from here.
+            n = self.n_players
+            played = t.played
+            active = self.active
+            s = seat
+            for _ in range(n):
+                s = s + 1 if s + 1 < n else 0
+                if not played >> s & 1 and s in active:
+                    self.turn = s
+                    return
             self.turn = self.play_turn()
 
     def _resolve_joker(self, seat: int, c: int) -> int:

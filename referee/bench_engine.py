@@ -59,11 +59,13 @@ def deal_runner(game: str, options: dict[str, Any], seed: int = 1) -> Callable[[
         cards = deck[:]
         shuffle(cards, rng)
         hand.deal([cards[a:b] for a, b in cuts])  # type: ignore[misc]
-        while hand.phase != DONE:
-            if hand.phase == PLAY:
+        phase = hand.phase
+        while phase != DONE:
+            if phase == PLAY:
                 hand.play(hand.turn, choice(hand.legal_plays()))
             else:
                 hand.apply(choice(hand.legal_events()))
+            phase = hand.phase
         if hand.reneges or hand.suspicions:
             raise AssertionError(f"{game}: a random legal deal produced a renege call")
 
