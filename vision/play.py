@@ -71,6 +71,7 @@ class PlayDetector:
     _ballots: list[list[rc.Read]] = field(default_factory=list)
     _tracks: list[_Track] = field(default_factory=list)
     _lost: bool = False
+    _roi: tuple[int, int, int, int] | None = None
     _since_check: int = 0
 
     def feed(self, frame: np.ndarray | None) -> list[Event]:
@@ -116,7 +117,9 @@ class PlayDetector:
         if not self.analyse:
             self._background = small
             return events
-        self._ballots.append(self.recogniser.identify(frame, self.calibration))
+        if not self._ballots:
+            self._roi = self._changed_roi(cv2.absdiff(small, self._background) > 22, frame.shape)
+        self._ballots.append(self.recogniser.identify(frame, self.calibration, self._roi))
         if self.debug:
             print(self.frame_no, [(r.label, r.code, round(r.margin, 2), round(r.whole, 2)) for r in self._ballots[-1]])
         if len(self._ballots) < self.votes:
@@ -154,6 +157,22 @@ class PlayDetector:
             return zone.seat, False
         return (self.turn() if self.turn else None), True
 
+    def _changed_roi(self, changed_small: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """The part of the frame worth reading: where the table changed, grown by a card's length each way, plus
+        the cards already tracked (to see them go)."""
+        ys, xs = np.nonzero(changed_small)
+        if len(xs) == 0:
+            return None
+        h, w = shape[:2]
+        sx, sy = w / SMALL[0], h / SMALL[1]
+        pad = 1.1 * np.sqrt(self.calibration.card_area_px()) if self.calibration else 160
+        x0, x1 = xs.min() * sx - pad, (xs.max() + 1) * sx + pad
+        y0, y1 = ys.min() * sy - pad, (ys.max() + 1) * sy + pad
+        for t in self._tracks:
+            x0, y0 = min(x0, t.quad[:, 0].min() - 10), min(y0, t.quad[:, 1].min() - 10)
+            x1, y1 = max(x1, t.quad[:, 0].max() + 10), max(y1, t.quad[:, 1].max() + 10)
+        return (int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h)))
+
     def _covered_by_card(self, mask: np.ndarray, quad: np.ndarray) -> float:
         poly = np.zeros(mask.shape, np.uint8)
         cv2.fillConvexPoly(poly, quad.astype(np.int32), 1)
@@ -163,8 +182,10 @@ class PlayDetector:
     def _decide(self, frame: np.ndarray, changed_small: np.ndarray) -> list[Event] | None:
         """Events from the ballots, or None to wait for another still frame (a card seen only once so far)."""
         events: list[Event] = []
-        card_px = rc.card_mask(frame)
         h, w = frame.shape[:2]
+        card_px = np.zeros((h, w), np.uint8)
+        x0, y0, x1, y1 = self._roi if self._roi is not None else (0, 0, w, h)
+        card_px[y0:y1, x0:x1] = rc.card_mask(frame[y0:y1, x0:x1])
         changed = cv2.resize(cv2.dilate(changed_small.astype(np.uint8), np.ones((3, 3), np.uint8)), (w, h),
                              interpolation=cv2.INTER_NEAREST)
         # cluster the reads of all ballots by outline: one cluster per card on the table

@@ -571,18 +571,28 @@ class Recogniser:
         """(best label, score, margin) of a rectified card; a label of a generic template is a code."""
         return match(self.templates, card, self.use_face, self.same)
 
-    def identify(self, frame: np.ndarray, calibration: object | None = None) -> list[Read]:
-        """Every card found in the frame, each with its code or None when unsure.
+    def identify(self, frame: np.ndarray, calibration: object | None = None,
+                 roi: tuple[int, int, int, int] | None = None) -> list[Read]:
+        """Every card found in the frame (or in ``roi`` = x0, y0, x1, y1 of it), each with its code or None.
 
         A ``vision.mat.Calibration`` tells the size of a card on this table (to find the top card of a pile when no
         card lies alone) and where the markers are (never cards)."""
         card_area, exclude = None, None
+        ox, oy = (roi[0], roi[1]) if roi is not None else (0, 0)
         if calibration is not None:
             from vision import mat as matlib
 
             assert isinstance(calibration, matlib.Calibration)
             card_area = calibration.card_area_px()
-            exclude = list(calibration.marker_frame.values())
+            exclude = [m - np.array([ox, oy], np.float32) for m in calibration.marker_frame.values()]
+        if roi is not None:
+            frame = frame[roi[1] : roi[3], roi[0] : roi[2]]
+        reads = self._identify(frame, card_area, exclude)
+        for r in reads:
+            r.quad = r.quad + np.array([ox, oy], np.float32)
+        return reads
+
+    def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None) -> list[Read]:
         reads = []
         for q in find_cards(frame, card_area=card_area, exclude=exclude):
             card = rectify(frame, q.pts)
