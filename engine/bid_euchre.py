@@ -54,14 +54,14 @@ class BidEuchreHand(Hand):
 
     # ---------------------------------------------------------------- bidding
 
-    def _apply_bid(self, event: dict[str, Any]) -> None:
+    def bid(self, seat: int, bid: Any) -> None:
         """RULINGS.md: one round from the dealer's left; that player is under the gun and must bid at least 3
         (no pass); each later player passes or bids higher on the ladder 3 < 4 < 5 < 6 < single < double."""
         self._need(BID, "bid")
-        seat = self._seat(event)
+        seat = self._check_seat(seat)
         if seat != self._to_act():
             raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
-        text = event["bid"]
+        text = bid
         if text not in LADDER and text != "pass":  # the usual spelling needs no clean-up
             text = str(text).strip().lower()
         if text == "pass":
@@ -79,6 +79,11 @@ class BidEuchreHand(Hand):
             self.bids.append((seat, text))
         if len(self.bids) == 4:
             self.phase = DECLARE
+
+    def legal_bids(self) -> list[str]:
+        if self.phase != BID:
+            return []
+        return (["pass"] if self.bids else []) + list(LADDER[self.high + 1 :])
 
     def _legal_setup_events(self) -> list[dict[str, Any]]:
         seat = self._to_act()

@@ -80,14 +80,14 @@ class BidWhistHand(Hand):
         assert self.declarer is not None
         return self.declarer
 
-    def _apply_bid(self, event: dict[str, Any]) -> None:
+    def bid(self, seat: int, bid: Any) -> None:
         """RULINGS.md: one round from the dealer's left; a bid must beat the standing bid; if the first three
         pass the dealer must bid; ``dealer_can_match`` lets the dealer take the standing bid by matching it."""
         self._need(BID, "bid")
-        seat = self._seat(event)
+        seat = self._check_seat(seat)
         if seat != self._to_act():
             raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
-        text = str(event["bid"]).strip().lower()
+        text = str(bid).strip().lower()
         dealer_turn = len(self.bids) == 3
         if text == "pass":
             if dealer_turn and self.high_bid is None:

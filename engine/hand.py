@@ -291,7 +291,9 @@ class Hand:
             raise IllegalEvent(f"a {what} event in the {self.phase} phase")
 
     def _seat(self, event: dict[str, Any]) -> int:
-        seat = event["seat"]
+        return self._check_seat(event["seat"])
+
+    def _check_seat(self, seat: Any) -> int:
         if type(seat) is not int or not 0 <= seat < self.n_players:
             raise IllegalEvent(f"seat {seat!r} is not a seat (0..{self.n_players - 1})")
         return seat
@@ -299,7 +301,17 @@ class Hand:
     # ---------------------------------------------------------------- bidding (subclasses give the ladder)
 
     def _apply_bid(self, event: dict[str, Any]) -> None:
+        self.bid(self._seat(event), event["bid"])
+
+    def bid(self, seat: int, bid: Any) -> None:
+        """A bid (or ``"pass"``) by ``seat``, in the record's spelling: the typed path of a ``bid`` event."""
         raise NotImplementedError
+
+    def legal_bids(self) -> list[str]:
+        """The bids the seat to act may make now (``"pass"`` included where allowed)."""
+        if self.phase != BID:
+            return []
+        return [e["bid"] for e in self.legal_events()]
 
     def _apply_declare(self, event: dict[str, Any]) -> None:
         raise NotImplementedError

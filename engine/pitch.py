@@ -145,14 +145,14 @@ class PitchHand(Hand):
         assert self.declarer is not None
         return self.declarer
 
-    def _apply_bid(self, event: dict[str, Any]) -> None:
+    def bid(self, seat: int, bid: Any) -> None:
         """RULINGS.md: one round from the dealer's left, each once: pass or bid higher, 4..points then moon;
         if all pass the dealer takes the bid at 4."""
         self._need(BID, "bid")
-        seat = self._seat(event)
+        seat = self._check_seat(seat)
         if seat != self._to_act():
             raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
-        text = str(event["bid"]).strip().lower()
+        text = str(bid).strip().lower()
         if text == "pass":
             self.bids.append((seat, "pass"))
         else:

@@ -20,7 +20,7 @@ from typing import Any
 
 import engine.hand
 from engine.cards import cards_of
-from engine.hand import DONE, PLAY, Hand
+from engine.hand import BID, DONE, PLAY, Hand
 from engine.match import hand_class
 from engine.options import validate
 from engine.shuffle import shuffle
@@ -63,6 +63,8 @@ def deal_runner(game: str, options: dict[str, Any], seed: int = 1) -> Callable[[
         while phase != DONE:
             if phase == PLAY:
                 hand.play(hand.turn, choice(hand.legal_plays()))
+            elif phase == BID:
+                hand.bid(hand.current_player(), choice(hand.legal_bids()))
             else:
                 hand.apply(choice(hand.legal_events()))
             phase = hand.phase
