@@ -329,6 +329,15 @@ REFUSALS = {
         [*deal_and_bids(), {"event": "play", "seat": 0, "card": "KS"}, {"event": "play", "seat": 1, "card": "AS"},
          {"event": "play", "seat": 2, "card": "2D"}, {"event": "play", "seat": 3, "card": "2C"},
          {"event": "play", "seat": 1, "card": "AS"}], 13, ["seat 1 cannot hold AS"]),
+    "a card already played, the hands not read": (
+        [header("bid_euchre"), {"event": "deal", "dealer": 0, "hands": None}, {"event": "bid", "seat": 1, "bid": "3"},
+         {"event": "bid", "seat": 2, "bid": "pass"}, {"event": "bid", "seat": 3, "bid": "pass"},
+         {"event": "bid", "seat": 0, "bid": "pass"}, {"event": "declare", "seat": 1, "trump": "H"},
+         {"event": "play", "seat": 1, "card": "AS"}, {"event": "play", "seat": 2, "card": "as"}], 9,
+        ["seat 2 cannot hold AS"]),
+    "a card in a hand and in the kitty": (
+        [header(), {"event": "deal", "dealer": 0, "hands": [["AS"] + [None] * 11, None, None, None],
+                    "kitty": ["AS", None, None, None, None, None]}], 2, ["AS is dealt twice"]),
     "a bid below the standing bid": (
         [header(), bw_deal(), {"event": "bid", "seat": 1, "bid": "5 low"}, {"event": "bid", "seat": 2, "bid": "4 no"}],
         4, ["'4 no'", "does not beat the standing bid"]),
