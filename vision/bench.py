@@ -84,8 +84,8 @@ def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[rc.Threshold
     margin = np.array([o.margin for o in reads])
     right = np.array([o.truth == o.label for o in reads])
     best: tuple[float, float, float] | None = None
-    for ts in np.arange(0.5, 0.96, 0.05):
-        for tm in np.arange(0.0, 1.0, 0.01):
+    for ts in [round(0.5 + 0.05 * i, 2) for i in range(10)]:
+        for tm in [round(0.01 * i, 2) for i in range(100)]:
             acc = (score >= ts) & (margin >= tm)
             if (acc & ~right).any():
                 continue
@@ -213,6 +213,7 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
     delays: list[float] = []
     real: list[float] = []
     compute: list[float] = []
+    all_frames: list[float] = []
     for k, name in enumerate(decks or HELD_OUT):
         d = os.path.join(decks_root, name)
         images = synth.load_deck(d)
@@ -267,9 +268,12 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
                     real.append(delays[-1] + sum(spent[e.frame : g.frame + 1]))
                 else:
                     stats["wrong"] += 1
+            all_frames.extend(spent)
             stats["false_events"] += sum(1 for i, g in enumerate(got) if i not in used
                                          and g.kind in ("card_played", "unsure_card", "trick_gathered"))
         result[name] = stats
+    result["every_frame_ms_median"] = round(float(np.median(all_frames)), 2)
+    result["every_frame_ms_p99"] = round(float(np.percentile(all_frames, 99)), 1)
     result["decision_delay_ms_median"] = round(float(np.median(delays)), 1) if delays else None
     result["decision_delay_ms_max"] = round(float(np.max(delays)), 1) if delays else None
     result["decision_delay_plus_compute_ms_median"] = round(float(np.median(real)), 1) if real else None

@@ -36,10 +36,21 @@ def cmd_mat(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision import deck
+    from vision import deck, play
 
     try:
-        d = deck.enroll_dir(args.dir)
+        if args.camera is not None:
+            codes = deck.EUCHRE if args.euchre else deck.FULL
+            try:
+                stream = play.open_stream(args.camera)
+            except OSError as exc:
+                raise _user_error(str(exc)) from exc
+            images = deck.enroll_stream(stream, codes, progress=_progress)
+            d = deck.enroll_images(images, os.path.basename(args.out), f"camera {args.camera}")
+        elif args.dir is None:
+            raise _user_error("give a folder of card images, or --camera SOURCE")
+        else:
+            d = deck.enroll_dir(args.dir)
         d.save(args.out)
     except deck.EnrollError as exc:
         raise _user_error(str(exc)) from exc
@@ -132,8 +143,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     m.set_defaults(func=cmd_mat)
 
     e = sub.add_parser("enroll", help="enroll a deck from a folder of card images named by code")
-    e.add_argument("dir")
+    e.add_argument("dir", nargs="?", help="folder with one image per card, named by code (AS.png, TH.png, BJ.png)")
     e.add_argument("--out", required=True, help="deck file to write (.npz)")
+    e.add_argument("--camera", help="enroll from a camera (index), video file or folder of frames instead, "
+                   "one card at a time on the mat, in the order AS KS ... 2S, AH ... 2C, BJ, LJ")
+    e.add_argument("--euchre", action="store_true", help="with --camera: the 24 cards from 9 up only")
     e.set_defaults(func=cmd_enroll)
 
     i = sub.add_parser("identify", help="find and read the cards in images; one JSON line per image")
@@ -151,6 +165,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--frames", action="store_true", help="with --video: write a folder of JPEG frames, not MP4")
     s.add_argument("--tricks", type=int, default=2)
     s.set_defaults(func=cmd_synth)
+
+    w = sub.add_parser("watch", help="play detection on a camera, video file or folder of frames; JSON events")
+    w.add_argument("source", help="camera index (0), video file, or folder of frames")
+    w.add_argument("--deck", help="enrolled deck file; without it the generic mode")
+    w.set_defaults(func=cmd_watch)
 
     t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
     t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
@@ -171,6 +190,22 @@ DEFAULT_DECKS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "
 
 def _progress(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from vision import play, recognise
+
+    rec = _load_recogniser(args.deck)
+    assert isinstance(rec, recognise.Recogniser)
+    try:
+        stream = play.open_stream(args.source)
+    except OSError as exc:
+        raise _user_error(str(exc)) from exc
+    det = play.PlayDetector(rec)
+    for frame in stream:  # type: ignore[attr-defined]
+        for e in det.feed(frame):
+            print(json.dumps(e.to_json()), flush=True)
+    return 0
 
 
 def cmd_tune(args: argparse.Namespace) -> int:

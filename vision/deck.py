@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -187,3 +188,47 @@ def cv_imread(path: str) -> np.ndarray | None:
         return cv2.imread(path, cv2.IMREAD_COLOR)
     except cv2.error:
         return None
+
+
+def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], None] = print,
+                  still: int = 4) -> dict[str, np.ndarray]:
+    """Enrollment from the camera: the cards are laid on the mat one at a time, in the order of ``codes``.
+
+    A card is taken when exactly one whole card has lain still for ``still`` frames; the next card is expected
+    only after the table has been seen empty again, so one card is never taken twice.
+    """
+    images: dict[str, np.ndarray] = {}
+    k = 0
+    count = 0
+    last_quad: np.ndarray | None = None
+    need_empty = False
+    progress(f"lay {codes[0]} on the mat (1/{len(codes)})")
+    for frame in frames:  # type: ignore[attr-defined]
+        if frame is None:
+            continue
+        quads = [q for q in rc.find_cards(frame) if q.whole > 0.9]
+        if need_empty:
+            if not quads:
+                need_empty = False
+                if k < len(codes):
+                    progress(f"lay {codes[k]} on the mat ({k + 1}/{len(codes)})")
+            continue
+        if len(quads) != 1:
+            count, last_quad = 0, None
+            continue
+        q = quads[0].pts
+        if last_quad is not None and np.abs(q - last_quad).max() < 3:
+            count += 1
+        else:
+            count = 1
+        last_quad = q
+        if count >= still:
+            images[codes[k]] = rc.rectify(frame, q)
+            progress(f"took {codes[k]} ({k + 1}/{len(codes)}); take it away")
+            k += 1
+            count, last_quad, need_empty = 0, None, True
+            if k == len(codes):
+                break
+    if k < len(codes):
+        raise EnrollError(f"the camera stream ended after {k} of {len(codes)} cards (next: {codes[k]})")
+    return images

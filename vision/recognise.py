@@ -614,7 +614,13 @@ class Recogniser:
 
 def identify_json(rec: Recogniser, frame: np.ndarray) -> dict:
     """The ``identify`` command's answer for one frame."""
+    from vision import mat as matlib
+
     t = time.perf_counter()
-    reads = rec.identify(frame)
+    try:
+        cal: matlib.Calibration | None = matlib.calibrate(frame)
+    except matlib.CalibrationError:
+        cal = None  # no mat in view: cards are still found, a lone pile's top card less reliably
+    reads = rec.identify(frame, cal)
     ms = (time.perf_counter() - t) * 1000
-    return {"cards": [r.to_json() for r in reads], "ms": round(ms, 1), "mode": rec.mode}
+    return {"cards": [r.to_json() for r in reads], "ms": round(ms, 1), "mode": rec.mode, "mat": cal is not None}

@@ -1,0 +1,45 @@
+import cv2
+import pytest
+
+from referee.cli import main
+from vision import deck, recognise, synth
+
+
+def _frames(tango, codes, n=5):
+    empty = synth.render_table(tango, [], seed=3, nuisance=synth.Nuisance.none(), hand=False).image
+    for code in codes:
+        yield empty
+        card = synth.render_table(tango, [synth.CardPose(code, 600, 400, 12)], seed=3,
+                                  nuisance=synth.Nuisance.none(), hand=False).image
+        for _ in range(n):
+            yield card
+    yield empty
+
+
+def test_cards_are_taken_one_at_a_time(tango, tango_deck):
+    codes = ["AS", "KH", "7D"]
+    msgs = []
+    images = deck.enroll_stream(_frames(tango, codes), codes, progress=msgs.append)
+    assert list(images) == codes
+    assert msgs[0] == "lay AS on the mat (1/3)" and "took 7D (3/3); take it away" in msgs
+    for code, img in images.items():
+        label, _, _ = recognise.match(tango_deck.templates, cv2.resize(img, (recognise.CW, recognise.CH)), True)
+        assert label == code
+
+
+def test_stream_that_ends_early_names_the_next_card(tango):
+    with pytest.raises(deck.EnrollError, match="after 1 of 2 cards .next: KH"):
+        deck.enroll_stream(_frames(tango, ["AS"]), ["AS", "KH"], progress=lambda m: None)
+
+
+def test_watch_a_folder_of_frames(tmp_path, tango, tango_deck, capsys):
+    d = tango_deck
+    d.save(str(tmp_path / "t.npz"))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, f in enumerate(_frames(tango, ["AS"], n=9)):
+        cv2.imwrite(str(frames / f"f{i:03d}.png"), f)
+    assert main(["vision", "watch", str(frames), "--deck", str(tmp_path / "t.npz")]) == 0
+    out = capsys.readouterr().out
+    assert '"kind": "card_played"' in out and '"code": "AS"' in out
+    assert main(["vision", "watch", str(tmp_path / "nope.mp4"), "--deck", str(tmp_path / "t.npz")]) == 2
