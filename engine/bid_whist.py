@@ -51,7 +51,6 @@ class BidWhistHand(Hand):
         self.bid_number = 0
         self.high_bid: tuple[int, int] | None = None  # rank of the standing bid
         self.swaps_left: list[int] | None = None  # jokers still to be swapped, when the hands are known
-        self.first_joker_played: int | None = None
 
     def location_names(self) -> list[str]:
         return ["seat 0", "seat 1", "seat 2", "seat 3", "kitty", "discard book"]
@@ -296,35 +295,6 @@ class BidWhistHand(Hand):
             self.swaps_left = [] if self.swaps_left is not None else None
             self.start_play(self.declarer)  # type: ignore[arg-type]
         super()._apply_play(event)
-
-    def _resolve_joker(self, seat: int, c: int) -> int:
-        """``jokers_distinct = false``: the two jokers cannot be told apart, so a joker played is whichever the
-        seat may hold, and the first joker played in a hand ranks as the high one."""
-        if c not in (BJ, LJ) or self.options["jokers_distinct"]:
-            return c
-        k = self.knowledge
-        assert k is not None
-        other = LJ if c == BJ else BJ
-        if not k.possible[seat] >> c & 1 and k.possible[seat] >> other & 1:
-            c = other
-        if self.first_joker_played is None:
-            self.first_joker_played = c
-            if self.trump is not None and c == LJ:  # the first joker played is the high one
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
-        return c
-
-    def _apply_retract(self, event: dict[str, Any]) -> None:
-        """A joker taken back was not played: with ``jokers_distinct = false`` the high one is again the first
-        joker still played in the hand (none: the next joker played)."""
-        super()._apply_retract(event)
-        if self.first_joker_played is None:
-            return
-        played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
-        first = next((c for c in played if c in (BJ, LJ)), None)
-        if first != self.first_joker_played:
-            if self.trump is not None and LJ in (first, self.first_joker_played):
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
-            self.first_joker_played = first
 
     # ---------------------------------------------------------------- scoring
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import CODES, NO_SUIT, SUITS, card, codes_of, lowest
+from engine.cards import BJ, CODES, LJ, NO_SUIT, SUITS, card, codes_of, lowest
 from engine.knowledge import Knowledge, KnowledgeError
 
 SEAT_NAMES = ["seat 0", "seat 1", "seat 2", "seat 3", "seat 4"]
@@ -104,6 +104,7 @@ class Hand:
         self.tricks: list[Trick] = []
         self.trick: Trick | None = None
         self.active: list[int] = list(range(self.n_players))  # seats that play to tricks
+        self.first_joker: int | None = None  # with jokers alike, the joker that ranks high (the first played)
         self.turn = 0  # the seat on turn in the current trick (kept up to date by play)
         self.taken = [0, 0]  # tricks (or books) per side as played, before penalties
         self.reneges: list[Renege] = []
@@ -419,7 +420,35 @@ class Hand:
             self.turn = self.play_turn()
 
     def _resolve_joker(self, seat: int, c: int) -> int:
+        """``jokers_distinct = false`` (RULINGS.md, Pitch; Bid Whist by the same rule): the two jokers cannot be
+        told apart, so a joker played is whichever joker the seat may hold, and the first joker played in the
+        hand ranks as the high one. A play that will be refused decides nothing."""
+        if self.options.get("jokers_distinct", True):
+            return c
+        k = self.knowledge
+        assert k is not None
+        other = LJ if c == BJ else BJ
+        if not k.possible[seat] >> c & 1 and k.possible[seat] >> other & 1:
+            c = other
+        t = self.trick
+        if t is None or t.played >> seat & 1 or seat not in self.active or not k.possible[seat] >> c & 1:
+            return c
+        if self.first_joker is None:
+            self.first_joker = c
+            if c == LJ:
+                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
         return c
+
+    def _rerank_jokers(self) -> None:
+        """After a card is taken back: the high joker is again the first joker still played (none: the next)."""
+        if self.first_joker is None:
+            return
+        played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
+        first = next((c for c in played if c in (BJ, LJ)), None)
+        if first != self.first_joker:
+            if LJ in (first, self.first_joker):
+                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
+            self.first_joker = first
 
     def _out_of_turn(self, seat: int, on_turn: int, c: int) -> None:
         """RULINGS.md, "Common to all games": a play out of turn is an irregularity, not a renege."""
@@ -515,6 +544,7 @@ class Hand:
         self.reneges = [r for r in self.reneges if not (r.seat == seat and r.trick == trick_no)]
         self.suspicions = [r for r in self.suspicions if not (r.seat == seat and r.trick == trick_no)]
         self.irregularities.append({"kind": "card taken back", "seat": seat, "trick": trick_no, "card": CODES[c]})
+        self._rerank_jokers()
 
     def _finish_trick(self) -> None:
         t = self.trick

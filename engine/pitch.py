@@ -23,6 +23,7 @@ from engine.cards import (
     RQ,
     RT,
     SUITS,
+    cards_of,
     lowest,
     make,
     rank_of,
@@ -107,7 +108,6 @@ class PitchHand(Hand):
         self.passed_over: dict[int, tuple[int, int, int]] = {}  # seat -> (trick, the seat that played, its card)
         self.closed_out: dict[int, int] = {}  # seat -> the trick gathered without it
         self.points_by_seat = [0] * n
-        self.first_joker: int | None = None
         self.made = False
         self.moon_result: str | None = None
 
@@ -235,7 +235,7 @@ class PitchHand(Hand):
                 return None
             junk = hand & ~self.trump_mask
             if junk:
-                return {"event": "discard", "seat": seat, "cards": [CODES[c] for c in _bits(junk)]}
+                return {"event": "discard", "seat": seat, "cards": [CODES[c] for c in cards_of(junk)]}
         for seat in order:
             if seat in self.drawn or (self.drawn and order.index(seat) < order.index(self.drawn[-1])):
                 continue
@@ -249,7 +249,7 @@ class PitchHand(Hand):
         for seat in range(self.n_players):
             hand = self._known_hand(seat)
             if hand is not None and k.count[seat] > 6:
-                burn = sorted(_bits(hand), key=lambda c: (c in self.values, self.power[c]))[: k.count[seat] - 6]
+                burn = sorted(cards_of(hand), key=lambda c: (c in self.values, self.power[c]))[: k.count[seat] - 6]
                 return {"event": "burn", "seat": seat, "cards": [CODES[c] for c in burn]}
         return None
 
@@ -303,7 +303,7 @@ class PitchHand(Hand):
         if not self.tricks and self._must_lead_called(seat):
             return [self.called]  # type: ignore[list-item]
         hand = k.certain[seat] if k.exact else k.possible[seat]
-        return _bits(hand & self.trump_mask) or _bits(hand)
+        return cards_of(hand & self.trump_mask) or cards_of(hand)
 
     def _must_lead_called(self, seat: int) -> bool:
         """RULINGS.md, five-handed: a declarer who took the called card from the blind plays alone and must lead
@@ -623,37 +623,6 @@ class PitchHand(Hand):
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         pass  # a Pitch hold-out is settled by what the seat still holds, not by a later play (it plays no more)
 
-    def _resolve_joker(self, seat: int, c: int) -> int:
-        """``jokers_distinct = false``: the first joker played in a hand ranks as the high one."""
-        if c not in (BJ, LJ) or self.options["jokers_distinct"]:
-            return c
-        k = self.knowledge
-        assert k is not None
-        other = LJ if c == BJ else BJ
-        if not k.possible[seat] >> c & 1 and k.possible[seat] >> other & 1:
-            c = other
-        t = self.trick
-        if t is None or t.played >> seat & 1 or seat not in self.active or not k.possible[seat] >> c & 1:
-            return c  # the play will be refused: it must not decide which joker ranks high
-        if self.first_joker is None:
-            self.first_joker = c
-            if c == LJ:
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
-        return c
-
-    def _apply_retract(self, event: dict[str, Any]) -> None:
-        """A joker taken back was not played: with ``jokers_distinct = false`` the high one is again the first
-        joker still played in the hand (none: the next joker played)."""
-        super()._apply_retract(event)
-        if self.first_joker is None:
-            return
-        played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
-        first = next((c for c in played if c in (BJ, LJ)), None)
-        if first != self.first_joker:
-            if LJ in (first, self.first_joker):
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
-            self.first_joker = first
-
     def trick_winner(self, t: Trick) -> int:
         best_seat, best = t.cards[0][0], -1
         for seat, c in t.cards:
@@ -838,15 +807,6 @@ class PitchHand(Hand):
         if len(top) > 1 and self.declarer in top:
             return self.declarer  # partners tie on the same result: the declarer, who carried the contract
         return top[0] if len(top) == 1 else None
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
 
 
 __all__ = ["PitchHand", "trump_order", "rank_of"]
