@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as Path_
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -243,6 +244,8 @@ class Hub:
             public.append({"type": "correction", "seq": seq, "kind": kind})
         elif kind in ("match", "status"):
             public.append({"type": kind, "seq": seq})
+        elif kind == "observation":
+            public = []  # the camera's unsure reads are the director's
         calls = self._call_keys(pub_state)
         new_calls = calls - self._public_calls if kind == "game" and self._public_calls is not None else set()
         self._public_calls = calls
@@ -250,7 +253,8 @@ class Hub:
             for c in h.get("reneges", []):
                 if (c["hand"], c["seat"], c["trick"]) in new_calls:
                     public.append({"type": "renege", "seq": seq, "call": c})
-        public.append({"type": "state", "seq": seq, "state": pub_state})
+        if kind != "observation":
+            public.append({"type": "state", "seq": seq, "state": pub_state})
         director: list[dict[str, Any]] = [{"type": kind, "seq": seq, "notice": notice}]
         dcalls = self._call_keys_director(dir_state)
         fresh = dcalls - self._director_calls if self._director_calls is not None else set()
@@ -317,7 +321,7 @@ def create_app(
     """The service of one table; its log and tokens live in ``data_dir`` (made private)."""
     data = private_dir(Path(data_dir))
     log = EventLog(data / "events.sqlite")
-    session = TableSession(log, dealer=dealer, camera=camera)
+    session = TableSession(log, dealer=dealer, camera=camera, frames_dir=data / "frames")
     tokens = load_tokens(data)
     by_token = {t: role for role, t in tokens.items()}
     hub = Hub(session)
@@ -502,6 +506,15 @@ def create_app(
         """A PBN-style text of a match, each revoke marked."""
         st = session.match_state(match)
         return pbn(st.header, st.events, st.match)
+
+    @app.get("/api/frames/{seq}", responses=ERRORS | {200: {"content": {"image/jpeg": {}}}},
+             response_class=FileResponse, tags=["director"])
+    def frame(seq: Annotated[int, Path_(ge=1, le=2**62)], role: DirectorRole) -> FileResponse:
+        """The camera frame that showed the card of event ``seq`` (evidence of a call)."""
+        path = session.frame_of(seq)
+        if path is None:
+            raise HTTPException(404, f"no camera frame kept for event {seq}")
+        return FileResponse(path, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     # ---------------------------------------------------------------- live
 

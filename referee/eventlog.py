@@ -12,7 +12,8 @@ A row: ``seq`` (1, 2, ...: the order of the table), ``time`` (Unix seconds), ``m
 Kinds: ``match`` (a match starts; the record's header), ``game`` (a table record event: deal, bid, play...),
 ``refused`` (the engine refused the attempt ``target``; ``why`` is its reason: the attempt stays in the log and is
 never applied), ``undo`` / ``replace`` (the director's corrections of event ``target``), ``ruling`` (the
-director accepts or rejects a renege call), ``status`` (a device lost or back).
+director accepts or rejects a renege call), ``status`` (a device lost or back), ``observation`` (what a device saw
+that is not a table event: the camera's unsure read, for the director).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-KINDS = ("match", "game", "refused", "undo", "replace", "ruling", "status")
+KINDS = ("match", "game", "refused", "undo", "replace", "ruling", "status", "observation")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

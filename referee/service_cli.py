@@ -25,7 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="run the referee service of a real table (pages, API, event log)")
     p.add_argument("--game", default="bid_whist", choices=GAMES, help="the table's game (default bid_whist)")
     p.add_argument("--dealer", metavar="PATH", help="the dealing machine's serial device (none: dealt by hand)")
-    p.add_argument("--camera", metavar="INDEX", help="the overhead camera's index (none: plays entered on the page)")
+    p.add_argument("--camera", metavar="INDEX", help="the overhead camera's index, or a video file or a folder of "
+                                                     "frames (none: plays entered on the page)")
+    p.add_argument("--deck", metavar="DIR", help="with --camera: the table's deck, one image per card, to enroll "
+                                                 "(default: the recogniser's generic mode)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     p.add_argument("--data", metavar="DIR", type=Path, default=None,
@@ -49,8 +52,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     data = args.data or default_data_dir()
     if args.dealer and not Path(args.dealer).exists():
         raise UserError(f"--dealer {args.dealer}: no such device")
-    if args.camera is not None and not args.camera.isdigit():
-        raise UserError(f"--camera {args.camera!r}: a camera index is a number (0 for the first camera)")
+    if args.camera is not None and not args.camera.isdigit() and not Path(args.camera).exists():
+        raise UserError(f"--camera {args.camera!r}: a camera index (0 for the first camera), a video file or a "
+                        "folder of frames")
+    if args.deck and not Path(args.deck).is_dir():
+        raise UserError(f"--deck {args.deck}: no such folder")
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: a port is 0..65535")
     # The dealing machine's driver and the camera pipeline are being built beside this service and their APIs are not
@@ -59,8 +65,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     notes = []
     if args.dealer:
         notes.append(f"dealing machine {args.dealer}: not joined yet (its driver's API is not final); deal by hand")
-    if args.camera is not None:
-        notes.append(f"camera {args.camera}: not joined yet (the vision API is not final); enter plays on the page")
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -76,10 +80,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from referee.eventlog import EventLogError
 
     try:
-        app = create_app(data, game=args.game)
+        app = create_app(data, game=args.game, dealer="none", camera="none")
     except EventLogError as exc:
         raise UserError(str(exc)) from None
     session = app.state.session
+    if args.camera is not None:
+        notes.append(start_camera(session, args.camera, args.deck))
     if args.players and (session.current is None or session.current.match.is_terminal()):
         from referee.table import Refused
 
@@ -103,6 +109,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0
+
+
+def start_camera(session: object, source: str, deck: str | None) -> str:
+    """The camera thread: frames to the play detector to the table. A camera that cannot be opened leaves the
+    table in its no-camera mode, its status 'lost' on the pages."""
+    import threading
+
+    from referee.camera import open_camera
+    from referee.table import TableSession
+
+    assert isinstance(session, TableSession)
+    try:
+        from vision.play import open_stream
+
+        frames = open_stream(source)
+        bridge = open_camera(session, source, deck)
+    except Exception as exc:  # noqa: BLE001 - any failure of the camera leaves the table running without it
+        session.set_device("camera", "lost", "system", "serve", f"cannot open camera {source}: {exc}")
+        return f"camera {source}: cannot be opened ({exc}); enter plays on the page"
+    session.set_device("camera", "ok", "system", "serve", f"camera {source}")
+    stop = threading.Event()
+    threading.Thread(target=bridge.run, args=(frames, stop), name="camera", daemon=True).start()
+    return f"camera {source}: reading plays" + (f" with the deck {deck}" if deck else " (generic mode)")
 
 
 def cmd_soak(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.cards import CODES, SUITS, card
@@ -61,6 +62,7 @@ class MatchState:
     refused: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
     rulings: list[dict[str, Any]] = field(default_factory=list)
+    observations: list[dict[str, Any]] = field(default_factory=list)
 
 
 def new_match(header: dict[str, Any]) -> Match:
@@ -77,8 +79,11 @@ def describe(exc: BaseException) -> str:
 class TableSession:
     """One table: its log, its current match, its devices' status, and the listeners of what happens."""
 
-    def __init__(self, log: EventLog, dealer: str = "none", camera: str = "none") -> None:
+    def __init__(self, log: EventLog, dealer: str = "none", camera: str = "none",
+                 frames_dir: Path | None = None) -> None:
         self.log = log
+        # The camera frames kept as evidence, one per card the camera read (``<seq>.jpg``): the director's only.
+        self.frames_dir = frames_dir
         self.lock = threading.RLock()
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         # Device modes: "machine"/"camera" when connected, "none" when the table has none, "lost" when it was lost.
@@ -109,7 +114,7 @@ class TableSession:
         seen: list[Row] = []
         state = self._replay(match_id, header, seen)
         for r in rows:
-            if r.seq == match_id or r.kind in ("refused", "status"):
+            if r.seq == match_id or r.kind in ("refused", "status", "observation"):
                 seen.append(r)
                 continue
             seen.append(r)
@@ -176,6 +181,8 @@ class TableSession:
                 state.corrections.append(dict(self._correction_json(r), active=True))
             elif r.kind == "ruling":
                 state.rulings.append(self._ruling_json(r))
+            elif r.kind == "observation":
+                state.observations.append(dict(r.event, seq=r.seq, source=r.source, time=r.time))
             elif r.kind == "game":
                 event = replaced.get(r.seq, r.event)
                 try:
@@ -341,6 +348,23 @@ class TableSession:
             self._notify({"kind": "status", "seq": row.seq, "match": match_id, "event": row.event, "actor": actor})
             return row
 
+    def observe(self, observation: dict[str, Any], source: str, actor: str) -> Row:
+        """What a device saw that is not a table event (the camera's unsure read): logged, shown to the director."""
+        with self.lock:
+            match_id = self.current.id if self.current else 0
+            row = self.log.append(match_id, source, actor, "observation", observation)
+            if self.current is not None:
+                self.current.observations.append(dict(observation, seq=row.seq, source=source, time=row.time))
+            self._notify({"kind": "observation", "seq": row.seq, "match": match_id, "event": observation,
+                          "actor": actor})
+            return row
+
+    def frame_of(self, seq: int) -> Path | None:
+        if self.frames_dir is None:
+            return None
+        path = self.frames_dir / f"{seq}.jpg"
+        return path if path.exists() else None
+
     def _notify(self, notice: dict[str, Any]) -> None:
         for listener in list(self.listeners):
             listener(notice)
@@ -369,6 +393,9 @@ class TableSession:
                     elif deal_seq is not None:
                         evidence.append({"seq": deal_seq, "what": f"seat {r.seat} held {j['proof']} (the dealer's "
                                                                   "reads, or the cards accounted for)"})
+                for e in evidence:
+                    if self.frame_of(e["seq"]) is not None:
+                        e["frame"] = f"/api/frames/{e['seq']}"
                 entry = dict(j, hand=hand.number, proven=proven, established=r.established, evidence=evidence)
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
@@ -462,6 +489,7 @@ class TableSession:
                 history=[h.result() for h in m.hands if h.is_terminal()], calls=self.calls(state),
                 events=[{"seq": s, "event": e} for s, e in hand_events], refused=state.refused,
                 corrections=state.corrections, rulings=state.rulings, legal=m.legal_events()[:60],
+                observations=state.observations[-20:],
                 to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer,
             )
 

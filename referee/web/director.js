@@ -33,7 +33,10 @@ function render(state) {
         `of hand ${c.hand}, playing ${c.card}`),
       el("div", {}, c.proven ? "proof: " : "", c.proof ? cardEl(c.proof) : "",
          c.established ? " · established" : " · not yet established (the card may be taken back)"),
-      el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}`))),
+      el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}`,
+        e.frame ? el("div", {}, el("a", { href: `${e.frame}?token=${TOKEN}`, target: "_blank" },
+          el("img", { src: `${e.frame}?token=${TOKEN}`, width: "240", alt: `camera frame of event ${e.seq}`,
+                      class: "evidence" }))) : null))),
       el("div", {}, ...c.rulings.map((r) => el("div", {}, `ruling: ${r.ruling} by ${r.who}: ${r.why}`))),
       el("button", { onclick: () => send("/api/rulings", { hand: c.hand, seat: c.seat, trick: c.trick,
                                                             ruling: "accept", ...whoWhy() }) }, "accept"),
@@ -61,6 +64,8 @@ function render(state) {
          const c = prompt(`The right card for event ${e.seq} (read as ${e.event.card})?`);
          if (c) send("/api/corrections/fix_card", { target: e.seq, card: c, ...whoWhy() });
        } }, "fix card") : null))));
+  document.getElementById("observations").replaceChildren(...(state.observations || []).slice().reverse().map((o) =>
+    el("tr", {}, el("td", {}, o.seq), el("td", {}, `camera unsure: seat ${o.seat}`), el("td", {}, o.detail || ""))));
   document.getElementById("refused").replaceChildren(...state.refused.slice(-20).reverse().map((r) =>
     el("tr", {}, el("td", {}, r.seq), el("td", {}, JSON.stringify(r.event).slice(0, 100)), el("td", {}, r.why))));
   document.getElementById("corrections").replaceChildren(...state.corrections.slice().reverse().map((c) =>

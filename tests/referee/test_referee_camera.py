@@ -1,0 +1,92 @@
+"""The camera joined to the table: a trick with a renege rendered by the synthetic camera, fed frame by frame to the
+play detector through ``referee.camera.CameraBridge``; the plays reach the engine from the source ``camera``, the
+renege is called with the camera frame as evidence (the director's only), a lost camera shows on the pages."""
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from referee.app import create_app
+from referee.bench_alert import renege_hands
+from referee.camera import CameraBridge
+from referee.soak import endpoint
+
+DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
+
+
+@pytest.fixture(scope="module")
+def deck():
+    if not (DECKS / "tango" / "AS.png").exists():
+        pytest.fail(f"the development decks are not at {DECKS}")
+    from vision import deck as decklib
+    from vision import synth
+
+    return synth.load_deck(str(DECKS / "tango")), decklib.enroll_dir(str(DECKS / "tango"))
+
+
+def test_camera_plays_a_renege_and_keeps_the_frame(tmp_path, deck):
+    from vision import play, recognise, synth
+
+    images, enrolled = deck
+    app = create_app(tmp_path / "data")
+    session, tokens = app.state.session, app.state.tokens
+    # The shortest such trick, at 10 frames/s: rendering frames is the slow part of this test.
+    before, trick, renege_at = min(renege_hands(12), key=lambda h: len(h[1]))
+    session.create_match("bid_whist", {}, ["Ann", "Bo", "Cy", "Di"], 0, "director", "d")
+    for event in before:
+        session.submit(event, "director", "d")
+    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))
+    assert bridge.turn() == trick[0][0]
+    for frame, _ in synth.play_video(images, [trick], seed=5, fps=10):
+        bridge.feed(frame)
+    rows = {r.seq: r for r in session.log.rows()}
+    camera_plays = [(rows[s].event["seat"], rows[s].event["card"]) for s in bridge.plays]
+    unsure = [o for o in session.director_state()["observations"] if o["event"] == "unsure_card"]
+    # Every card the camera entered is right; a card it could not read is an observation for the director.
+    assert all(p in trick for p in camera_plays) and not bridge.refused
+    assert len(camera_plays) + len(unsure) >= len(trick)
+    assert trick[renege_at] in camera_plays, "the reneging card was not read"
+    calls = [c for c in session.calls() if c["proven"]]
+    assert calls and (calls[0]["seat"], calls[0]["card"]) == trick[renege_at]
+    framed = [e for e in calls[0]["evidence"] if "frame" in e]
+    assert framed, calls[0]["evidence"]
+    path = tmp_path / "data" / "frames" / f"{framed[0]['seq']}.jpg"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    with TestClient(app) as client:
+        r = client.get(framed[0]["frame"], headers={"Authorization": "Bearer " + tokens["director"]})
+        assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg" and r.content[:2] == b"\xff\xd8"
+        assert client.get(framed[0]["frame"], headers={"Authorization": "Bearer " + tokens["public"]}).status_code \
+            == 403
+        assert client.get("/api/frames/999999", headers={"Authorization": "Bearer " + tokens["director"]}) \
+            .status_code == 404
+
+
+def test_camera_lost_and_back_and_the_engine_veto(tmp_path, deck):
+    from vision import play, recognise
+
+    images, enrolled = deck
+    app = create_app(tmp_path / "data", camera="ok")
+    session = app.state.session
+    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))
+    bridge.feed(None)
+    assert session.public_state()["devices"]["camera"] == "lost"
+    import numpy as np
+
+    frame = (np.random.default_rng(1).integers(0, 255, (360, 640, 3))).astype("uint8")
+    bridge.feed(frame)
+    assert session.public_state()["devices"]["camera"] == "ok"
+    # The engine's veto: with the hands known, a card the seat cannot hold is refused as a read.
+    before, trick, _ = renege_hands(1)[0]
+    session.create_match("bid_whist", {}, None, 0, "director", "d")
+    for event in before:
+        path, body = endpoint(event)
+        session.submit(event, "director", "d")
+    seat = trick[0][0]
+    deal = before[0]
+    held = set(deal["hands"][seat])
+    not_held = next(c for h in deal["hands"] for c in h if c not in held)
+    assert bridge.check(seat, trick[0][1]) or trick[0][1] not in held
+    assert not bridge.check(seat, not_held)
