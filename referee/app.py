@@ -343,6 +343,7 @@ def create_app(
     app.state.tokens = tokens
     app.state.hub = hub
     app.state.by_token = by_token
+    app.state.dealer_bridge = None  # a referee.dealer.DealerBridge when a dealing machine is joined
 
     # ---------------------------------------------------------------- errors: always JSON naming what is wrong
 
@@ -420,6 +421,16 @@ def create_app(
             if key is not None:
                 event[key] = getattr(body, key)
         return submit(request, role, event)
+
+    @app.post("/api/deal/machine", response_model=Accepted, responses=ERRORS | {503: {"model": ErrorBody}},
+              tags=["table"])
+    def deal_with_machine(request: Request, role: TableRole) -> Accepted:
+        """The dealing machine deals the hand and reads every card; its deal is posted as the table's."""
+        bridge = request.app.state.dealer_bridge
+        if bridge is None:
+            raise HTTPException(409, "no dealing machine at this table: deal by hand (POST /api/deal, hands null)")
+        seq = bridge.deal("dealer", "machine")
+        return Accepted(seq=seq, state=view(role))
 
     @app.post("/api/bid", response_model=Accepted, responses=ERRORS, tags=["table"])
     def bid(body: BidRequest, request: Request, role: TableRole) -> Accepted:

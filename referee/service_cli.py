@@ -25,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("serve", help="run the referee service of a real table (pages, API, event log)")
     p.add_argument("--game", default="bid_whist", choices=GAMES, help="the table's game (default bid_whist)")
     p.add_argument("--dealer", metavar="PATH", help="the dealing machine's serial device (none: dealt by hand)")
+    p.add_argument("--dealer-key", metavar="FILE", help="the dealing machine's pairing key (default: the one "
+                                                         "`cardref dealer` uses)")
     p.add_argument("--camera", metavar="INDEX", help="the overhead camera's index, or a video file or a folder of "
                                                      "frames (none: plays entered on the page)")
     p.add_argument("--deck", metavar="DIR", help="with --camera: the table's deck, one image per card, to enroll "
@@ -63,8 +65,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # final: until they are joined here, the table runs in its degraded modes (hands unknown, plays on the page),
     # which the pages show.
     notes = []
-    if args.dealer:
-        notes.append(f"dealing machine {args.dealer}: not joined yet (its driver's API is not final); deal by hand")
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -84,6 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except EventLogError as exc:
         raise UserError(str(exc)) from None
     session = app.state.session
+    if args.dealer:
+        notes.append(start_dealer(app, args.dealer, args.dealer_key))
     if args.camera is not None:
         notes.append(start_camera(session, args.camera, args.deck))
     if args.players and (session.current is None or session.current.match.is_terminal()):
@@ -109,6 +111,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0
+
+
+def start_dealer(app: object, port: str, key_file: str | None) -> str:
+    """Join the dealing machine; one that cannot be reached leaves the table dealing by hand, its status lost."""
+    from referee.dealer import DealerBridge
+
+    session = app.state.session  # type: ignore[attr-defined]
+    try:
+        from firmware_bridge.cli import default_key_file
+        from firmware_bridge.security import load_key
+        from firmware_bridge.simple import SimpleDealer
+
+        key = load_key(key_file or default_key_file())
+        machine = SimpleDealer.open(port, key)
+    except Exception as exc:  # noqa: BLE001 - any failure of the machine leaves the table dealing by hand
+        session.set_device("dealer", "lost", "system", "serve", f"cannot open the dealing machine {port}: {exc}")
+        return f"dealing machine {port}: cannot be opened ({exc}); deal by hand"
+    app.state.dealer_bridge = DealerBridge(session, machine)  # type: ignore[attr-defined]
+    session.set_device("dealer", "ok", "system", "serve", f"dealing machine {port}")
+    return f"dealing machine {port}: joined (the table page's 'Deal with the machine')"
 
 
 def start_camera(session: object, source: str, deck: str | None) -> str:

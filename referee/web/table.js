@@ -66,6 +66,7 @@ async function send(path, body) {
 function seatValue() { return parseInt(document.getElementById("seat").value, 10); }
 
 function wire() {
+  document.getElementById("deal-machine").onclick = () => send("/api/deal/machine", undefined);
   document.getElementById("deal-hand").onclick = () => send("/api/deal", { hands: null });
   document.getElementById("send-bid").onclick = () =>
     send("/api/bid", { seat: seatValue(), bid: document.getElementById("bid").value });
