@@ -1,17 +1,21 @@
-"""``cardref demo --web``: a simulated table played through the service, live on its pages.
+"""``cardref demo --web``: a whole table simulated end to end, live on the service's pages.
 
-The service runs as ``cardref serve`` would (a fresh private data directory); four scripted players (those of the
-terminal demo, who now and then renege) play a match through the REST API at a watchable pace: the deals as the
-dealing machine would post them (hands known), bids, declarations and the game's other events as the table's
-tablet would, each card as the camera would. Open the printed table page to watch, the director's console to see
-each call with its proof. It stops by itself a little after the match ends, or on Ctrl-C.
+- the service, as ``cardref serve`` runs it (a fresh private data directory);
+- the simulated dealing machine on a pseudo-terminal (``hardware.sim``), joined through the host driver: each hand
+  is dealt by ``POST /api/deal/machine``, the hands as the machine read them;
+- four scripted players (those of the terminal demo, who now and then renege): bids, declarations and the game's
+  other events come from the table's tablet (the REST API, the table's token);
+- the synthetic camera: each trick is rendered frame by frame (``vision.synth``) and fed to the play detector, whose
+  reads become the plays (``referee.camera``); a card it cannot read is entered by the demo's director, as a real
+  one would. Without the development decks (``../shared/decks``) the plays are entered on the tablet instead.
 
-Not yet here (their APIs are not final): the simulated dealing machine on a pseudo-terminal and the synthetic camera
-rendering each card; the events they would produce are posted directly.
+Open the printed table page to watch, the director's console to see each call with its proof and its camera frame.
+It stops by itself after ``--hands`` hands (or the match's end) and a short linger, or on Ctrl-C.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import socket
 import tempfile
@@ -22,15 +26,21 @@ from typing import Any
 
 import httpx
 
-from engine.hand import CHANCE
+from engine.hand import CHANCE, PLAY
 from engine.match import Match
-from engine.simulate import random_deal
+from engine.record import replay
+from referee import terminal_demo
 from referee.soak import endpoint
 from referee.terminal_demo import PLAYERS, scripted_event
 
+# The scripted players slip more often here than in the terminal demo: a short demo should show a renege call.
+RENEGE_RATE = 0.12
 
-def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 0.6, linger: float = 20.0,
-        max_hands: int = 40) -> int:
+DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+
+
+def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 0.5, linger: float = 15.0,
+        max_hands: int = 3) -> int:
     """Serve on 127.0.0.1:``port`` and play; returns the exit code."""
     import uvicorn
 
@@ -38,8 +48,8 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
     from referee.cli import UserError
 
     tmp = tempfile.TemporaryDirectory(prefix="cardref-demo-")
-    app = create_app(Path(tmp.name) / "data", game=game, dealer="ok", camera="ok")
-    tokens = app.state.tokens
+    app = create_app(Path(tmp.name) / "data", game=game)
+    session, tokens = app.state.session, app.state.tokens
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -48,62 +58,163 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
         raise UserError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror} (try --port)") from None
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    while not server.started and thread.is_alive():
-        time.sleep(0.02)
-    url = f"http://127.0.0.1:{port}"
-    print(f"cardref demo --web: a simulated {game.replace('_', ' ')} table, seed {seed}")
-    print(f"  watch the table:      {url}/table?token={tokens['public']}")
-    print(f"  director's console:   {url}/director?token={tokens['director']}")
-    print(f"  scoreboard:           {url}/scoreboard?token={tokens['public']}")
-    print(f"  API docs:             {url}/docs")
-    print("Ctrl-C stops it.", flush=True)
+    sim, camera = None, None
+    notes = []
     try:
-        play_match(url, tokens, game, seed, pace, max_hands)
-        print(f"The match is over; the pages stay up {linger:.0f} s more.", flush=True)
-        time.sleep(linger)
-    except KeyboardInterrupt:
-        print("\nstopped")
+        sim, note = start_machine(app, game, seed)
+        notes.append(note)
+        camera, note = start_camera(session)
+        notes.append(note)
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        while not server.started and thread.is_alive():
+            time.sleep(0.02)
+        url = f"http://127.0.0.1:{port}"
+        print(f"cardref demo --web: a simulated {game.replace('_', ' ')} table, seed {seed}, {max_hands} hands")
+        for note in notes:
+            print(f"  {note}")
+        print(f"  watch the table:      {url}/table?token={tokens['public']}")
+        print(f"  director's console:   {url}/director?token={tokens['director']}")
+        print(f"  scoreboard:           {url}/scoreboard?token={tokens['public']}")
+        print("Ctrl-C stops it.", flush=True)
+        try:
+            play_match(url, tokens, game, seed, pace, max_hands, camera)
+            if camera is not None:
+                print(f"The camera read {len(camera.plays)} plays; the director entered the cards it was unsure "
+                      "of (see the console).", flush=True)
+            print(f"Done; the pages stay up {linger:.0f} s more.", flush=True)
+            time.sleep(linger)
+        except KeyboardInterrupt:
+            print("\nstopped")
+        finally:
+            server.should_exit = True
+            thread.join(10)
     finally:
-        server.should_exit = True
-        thread.join(10)
+        if sim is not None:
+            sim.close()
         tmp.cleanup()
     return 0
 
 
-def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: float, max_hands: int) -> None:
-    """The scripted table: deals as the dealing machine, the rest as the tablet and the camera."""
+def start_machine(app: Any, game: str, seed: int) -> tuple[Any, str]:
+    """The simulated dealing machine on a pty, joined to the table; (the simulator, a note)."""
+    from firmware_bridge.cards import deck_for
+    from firmware_bridge.driver import Timeouts
+    from firmware_bridge.simple import SimpleDealer
+    from hardware.sim import SimulatedDealer
+    from referee.dealer import DealerBridge
+
+    key = os.urandom(32)
+    sim = SimulatedDealer(key, seed=seed, fast=True, deck=deck_for(game)).start()
+    machine = SimpleDealer.open(sim.path, key, timeouts=Timeouts.fast())
+    app.state.dealer_bridge = DealerBridge(app.state.session, machine)
+    app.state.session.set_device("dealer", "ok", "system", "demo", f"simulated dealing machine on {sim.path}")
+    return sim, f"dealing machine: simulated on {sim.path}"
+
+
+def start_camera(session: Any) -> tuple[Any, str]:
+    """The synthetic camera's play detector joined to the table, or None without the development decks."""
+    if not (DECKS / "tango" / "AS.png").exists():
+        session.set_device("camera", "none", "system", "demo", "no development decks: plays entered on the tablet")
+        return None, f"camera: none (no decks at {DECKS}); plays entered on the tablet"
+    from referee.camera import CameraBridge
+    from vision import deck as decklib
+    from vision import play, recognise, synth
+
+    images = synth.load_deck(str(DECKS / "tango"))
+    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(decklib.enroll_dir(str(DECKS / "tango")))))
+    bridge.images = images  # type: ignore[attr-defined]
+    session.set_device("camera", "ok", "system", "demo", "synthetic camera")
+    return bridge, "camera: synthetic, each trick rendered frame by frame and read by the play detector"
+
+
+def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: float, max_hands: int,
+               camera: Any) -> None:
+    """The scripted table."""
     rng = random.Random(seed)
+    terminal_demo.RENEGE_RATE = RENEGE_RATE  # read by scripted_event at each call
     names = PLAYERS[:4]
-    machine = {"Authorization": "Bearer " + tokens["director"]}
+    director = {"Authorization": "Bearer " + tokens["director"]}
     table = {"Authorization": "Bearer " + tokens["table"]}
-    with httpx.Client(base_url=url, timeout=10) as client:
+    with httpx.Client(base_url=url, timeout=30) as client:
         first = rng.randrange(4)
-        r = client.post("/api/matches", headers=machine, json={"game": game, "players": names,
-                                                               "first_dealer": first})
-        r.raise_for_status()
-        mirror = Match(game, {}, names, first)
-        while not mirror.is_terminal() and len(mirror.hands) <= max_hands:
+        client.post("/api/matches", headers=director, json={"game": game, "players": names,
+                                                            "first_dealer": first}).raise_for_status()
+        mirror = sync(client, director)
+        trick_no = 0
+        while not mirror.is_terminal():
             hand = mirror.hand
             if hand.current_player() == CHANCE:
-                if len(mirror.hands) == max_hands and hand.number == max_hands and hand.events:
-                    break
-                event: dict[str, Any] = random_deal(hand, rng)
-                print(f"Hand {hand.number}: {names[hand.dealer]} deals.", flush=True)
-                headers = machine
-            else:
-                event, _ = scripted_event(hand, rng)
-                headers = table
+                if hand.number > max_hands:
+                    return
+                print(f"Hand {hand.number}: {names[hand.dealer]} deals with the machine.", flush=True)
+                r = client.post("/api/deal/machine", headers=table)
+                if r.status_code != 200:
+                    print(f"  the machine: {r.json()['error']}", flush=True)
+                    return
+                mirror = sync(client, director)
+                continue
+            if hand.phase == PLAY and camera is not None and hand.trick is not None and not hand.trick.cards:
+                # A whole trick: the players choose their cards (on a copy of the state), the camera sees them land.
+                trick_no += 1
+                play_trick(client, director, mirror, rng, camera, trick_no)
+                mirror = report(client, director, mirror, names)
+                time.sleep(pace)
+                continue
+            event, _ = scripted_event(hand, rng)
             path, body = endpoint(event)
-            r = client.post(path, json=body, headers=headers)
+            r = client.post(path, json=body, headers=table)
             if r.status_code != 200:
                 raise RuntimeError(f"{path}: {r.status_code} {r.text}")
-            before = len(hand.reneges)
-            mirror.apply(event)
-            for c in hand.reneges[before:]:
-                print(f"  RENEGE called on {names[c.seat]} at trick {c.trick} (hand {hand.number})", flush=True)
-            if hand.is_terminal():
-                print(f"  hand over: score {hand.score}; totals {mirror.scores}", flush=True)
+            mirror = report(client, director, mirror, names)
             time.sleep(pace if event["event"] == "play" else pace / 2)
+
+
+def sync(client: httpx.Client, director: dict[str, str]) -> Match:
+    """The match as the service has it (its record replayed)."""
+    r = client.get("/api/export/record", headers=director)
+    r.raise_for_status()
+    return replay(r.text.splitlines())
+
+
+def report(client: httpx.Client, director: dict[str, str], old: Match, names: list[str]) -> Match:
+    """Sync with the service and print what happened: calls, the hand's end."""
+    new = sync(client, director)
+    for h in new.hands:
+        before = old.hands[h.number - 1].reneges if h.number <= len(old.hands) else []
+        for r in h.reneges[len(before):]:
+            j = r.to_json()
+            print(f"  RENEGE called on {names[r.seat]} at trick {r.trick} of hand {h.number}: played {j['card']} "
+                  f"holding {j['proof']}", flush=True)
+        if h.is_terminal() and (h.number > len(old.hands) or not old.hands[h.number - 1].is_terminal()):
+            print(f"  hand {h.number} over: score {h.score}; totals {new.scores}", flush=True)
+    return new
+
+
+def play_trick(client: httpx.Client, director: dict[str, str], mirror: Match, rng: random.Random, camera: Any,
+               trick_no: int) -> None:
+    """Render the trick the players choose and feed it to the camera; what it cannot read, the director enters."""
+    from vision import synth
+
+    ahead = sync(client, director)
+    hand = ahead.hand
+    cards: list[tuple[int, str]] = []
+    while hand.phase == PLAY and hand.trick is not None and len(hand.trick.cards) < len(hand.active):
+        event, _ = scripted_event(hand, rng)
+        ahead.apply(event)
+        cards.append((event["seat"], event["card"]))
+        if hand.trick is None or not hand.trick.cards:
+            break
+    if any(code in ("BJ", "LJ") for _, code in cards):
+        seen: list[tuple[int, str]] = []  # the synthetic decks have no jokers: the tablet enters this trick
+    else:
+        before = len(camera.plays)
+        for frame, _ in synth.play_video(camera.images, [cards], seed=trick_no, fps=10):
+            camera.feed(frame)
+        rows = {r.seq: r for r in camera.session.log.rows(after=0) if r.seq in set(camera.plays[before:])}
+        seen = [(rows[s].event["seat"], rows[s].event["card"]) for s in camera.plays[before:] if s in rows]
+    for seat, code in cards:
+        if (seat, code) not in seen:
+            # The camera was unsure (or there was no camera for it): the director enters the card.
+            client.post("/api/play", json={"seat": seat, "card": code}, headers=director)
