@@ -91,6 +91,10 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
             server.should_exit = True
             thread.join(10)
     finally:
+        # The host side first, so that closing the simulator is not taken for a pulled cable.
+        bridge = app.state.dealer_bridge
+        if bridge is not None:
+            bridge.dealer.close()
         if sim is not None:
             sim.close()
         tmp.cleanup()
