@@ -20,6 +20,8 @@ from engine.hand import BID, DECLARE, PLAY, Hand, IllegalEvent
 
 EXCHANGE = "exchange"
 LADDER = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 < single < double
+# After the first bid: pass, or any bid above the standing one (by the index of the next bid up).
+_BIDS_ON_OFFER = tuple(("pass",) + LADDER[i:] for i in range(len(LADDER) + 1))
 
 
 class BidEuchreHand(Hand):
@@ -83,7 +85,7 @@ class BidEuchreHand(Hand):
     def legal_bids(self) -> list[str]:
         if self.phase != BID:
             return []
-        return (["pass"] if self.bids else []) + list(LADDER[self.high + 1 :])
+        return list(_BIDS_ON_OFFER[self.high + 1] if self.bids else LADDER[self.high + 1 :])
 
     def _legal_setup_events(self) -> list[dict[str, Any]]:
         seat = self._to_act()
@@ -203,7 +205,7 @@ class BidEuchreHand(Hand):
         assert self.declarer is not None
         d = self.side_of(self.declarer)
         lone = self.contract in ("single", "double")
-        value = {"single": 12, "double": 24}.get(self.contract or "", 6)
+        value = 12 if self.contract == "single" else 24 if self.contract == "double" else 6
         score = [0, 0]
         if self.folded is not None:
             score[d] = value

@@ -285,16 +285,23 @@ class BidWhistHand(Hand):
             self.start_play(self.declarer)  # type: ignore[arg-type]
 
     def _apply_play(self, event: dict[str, Any]) -> None:
-        if self.phase == JOKER_SWAP:  # with unknown hands, the first play ends the swaps
-            # RULINGS.md, nt_jokers = "swap": with the hands known the referee knows which swaps were due; a
-            # joker left in a hand is for the director (the table did it: recorded, not refused).
-            for j in self.swaps_left or []:
-                self.irregularities.append(
-                    {"kind": "joker not swapped", "seat": self._joker_holder(j), "card": CODES[j]}
-                )
-            self.swaps_left = [] if self.swaps_left is not None else None
-            self.start_play(self.declarer)  # type: ignore[arg-type]
-        super()._apply_play(event)
+        if self.phase != JOKER_SWAP:
+            super()._apply_play(event)
+            return
+        # With unknown hands, the first play ends the swaps. RULINGS.md, nt_jokers = "swap": with the hands known
+        # the referee knows which swaps were due; a joker left in a hand is for the director (the table did it:
+        # recorded, not refused). A refused first play must leave the hand as it was.
+        saved = (len(self.irregularities), self.swaps_left, self.phase, self.trick, self.turn)
+        for j in self.swaps_left or []:
+            self.irregularities.append({"kind": "joker not swapped", "seat": self._joker_holder(j), "card": CODES[j]})
+        self.swaps_left = [] if self.swaps_left is not None else None
+        self.start_play(self.declarer)  # type: ignore[arg-type]
+        try:
+            super()._apply_play(event)
+        except IllegalEvent:
+            n, self.swaps_left, self.phase, self.trick, self.turn = saved
+            del self.irregularities[n:]
+            raise
 
     # ---------------------------------------------------------------- scoring
 

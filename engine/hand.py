@@ -551,7 +551,7 @@ class Hand:
         assert t is not None
         winner = self.trick_winner(t)
         self._credit_trick(t, winner)
-        t.active = list(self.active)
+        t.active = self.active  # the games that change who plays mid-hand replace this list, never edit it
         self.tricks.append(t)
         if self._hand_over():
             self.trick = None
@@ -593,7 +593,10 @@ class Hand:
 
     def _end_hand(self) -> None:
         """The hand ends: every call is established, suspicions are settled as far as the cards allow."""
-        self._prove_from_knowledge()
+        if self.suspicions:
+            self._prove_from_knowledge()
+        if len(self.reneges) > 1:  # a suspicion proven later joins the list late: keep the order of play
+            self.reneges.sort(key=lambda r: (r.trick, r.seat))
         for r in self.reneges:
             r.established = True
         for r in self.suspicions:
