@@ -34,7 +34,7 @@ from referee.soak import endpoint
 from referee.terminal_demo import PLAYERS, scripted_event
 
 # The scripted players slip more often here than in the terminal demo: a short demo should show a renege call.
-RENEGE_RATE = 0.12
+RENEGE_RATE = 0.08
 
 DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 
