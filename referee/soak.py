@@ -101,12 +101,14 @@ def server_record(client: httpx.Client, url: str, director: dict[str, str]) -> l
     return [json.loads(line) for line in r.text.splitlines() if line.strip()]
 
 
-def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, kill_delay: tuple[float, float] = (
-        0.05, 0.8), progress: TextIO | None = None) -> dict[str, Any]:
-    """Post ``size`` events of simulated matches to a service that is killed at random moments; returns the
-    counts: posted, acknowledged, kills, lost (acknowledged events missing after a restart, must be 0),
+def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, kill_every: tuple[int, int] = (
+        3, 25), progress: TextIO | None = None) -> dict[str, Any]:
+    """Post ``size`` events of simulated matches to a service that is killed at random moments (after a random
+    number of events in ``kill_every``, then a random 0-40 ms, so that most kills land in the middle of a request);
+    returns the counts: posted, acknowledged, kills, lost (acknowledged events missing after a restart, must be 0),
     mismatches (a restarted state different from the replay of its record, must be 0)."""
     rng = random.Random(seed)
+    killer_rng = random.Random(seed + 1)  # its own: the killer runs in another thread
     server = Server(data, game)
     server.start()
     director = {"Authorization": "Bearer " + tokens_of(data)["director"]}
@@ -120,11 +122,15 @@ def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, ki
     killer_stop = threading.Event()
 
     def killer() -> None:
-        while not killer_stop.wait(rng.uniform(*kill_delay)):
-            server.kill()
-            stats["kills"] += 1
-            killer_stop.wait(0.05)  # the client notices, restarts and checks before the next kill is armed
-            break
+        # Counted in events rather than seconds, so that a fast machine is killed as often as a slow one.
+        at = stats["posted"] + killer_rng.randint(*kill_every)
+        while stats["posted"] < min(at, size - 1):
+            if killer_stop.wait(0.002):
+                return
+        if killer_stop.wait(killer_rng.uniform(0, 0.04)):
+            return
+        server.kill()
+        stats["kills"] += 1
 
     def arm() -> threading.Thread:
         t = threading.Thread(target=killer, daemon=True)
@@ -205,7 +211,9 @@ def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, ki
                     raise RuntimeError(f"{path}: {r.status_code} {r.text}")
                 in_flight = None
             except (httpx.TransportError, httpx.HTTPStatusError):
+                killer_stop.set()  # (if the service died by itself, the killer is still waiting)
                 thread.join()
+                killer_stop.clear()
                 recover()
                 if progress is not None:
                     print(f"soak: kill {stats['kills']}, {stats['posted']}/{size} events posted, lost "
