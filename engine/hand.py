@@ -486,6 +486,8 @@ class Hand:
 
     def _prove_from_knowledge(self) -> None:
         """Suspicions that the knowledge now settles: the seat certainly still holds a card of the suit."""
+        if not self.suspicions:
+            return
         k = self.knowledge
         assert k is not None
         keep = []
@@ -593,8 +595,7 @@ class Hand:
 
     def _end_hand(self) -> None:
         """The hand ends: every call is established, suspicions are settled as far as the cards allow."""
-        if self.suspicions:
-            self._prove_from_knowledge()
+        self._prove_from_knowledge()
         if len(self.reneges) > 1:  # a suspicion proven later joins the list late: keep the order of play
             self.reneges.sort(key=lambda r: (r.trick, r.seat))
         for r in self.reneges:
