@@ -6,8 +6,10 @@ setup step, and random legal plays, each applied through the engine's checks (po
 suit and the renege proof). OpenSpiel is driven the same way through its Python API: chance outcomes and
 random legal actions until the state is terminal. Both drivers pick uniformly with the same one-line
 ``seq[int(random() * len(seq))]``: ``random.choice`` is interpreted Python that would otherwise cost more than
-either engine, and OpenSpiel, taking twice as many actions per deal, would pay for it twice. Contenders run in interleaved rounds so that a burst of
-load on the machine hits them all alike, and each is timed by the CPU time of this process
+either engine, and OpenSpiel, taking twice as many actions per deal, would pay for it twice.
+
+Contenders run in interleaved rounds so that a burst of load on the machine hits them all alike, and each
+is timed by the CPU time of this process
 (``time.process_time``), which other processes on a busy machine disturb far less than the wall clock.
 """
 
