@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml setup.py
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardref demo
+	$(BIN)/cardref demo --web
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
