@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import secrets
 import threading
@@ -154,8 +155,11 @@ def load_tokens(data_dir: Path) -> dict[str, str]:
             return dict(tokens)
     tokens = {role: secrets.token_urlsafe(18) for role in ROLES}
     tmp = data_dir / "tokens.json.tmp"
-    tmp.write_text(json.dumps(tokens))
-    tmp.chmod(0o600)
+    fd = os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)  # 0600 from the first byte
+    with os.fdopen(fd, "w") as f:
+        f.write(json.dumps(tokens))
+        f.flush()
+        os.fsync(f.fileno())
     tmp.replace(path)
     return tokens
 

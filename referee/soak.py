@@ -39,6 +39,7 @@ class Server:
         self.game = game
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
+        self.output: list[str] = []  # what it printed (the tests check that no hidden card is ever printed)
 
     def start(self, timeout: float = 30.0) -> None:
         cmd = [sys.executable, "-m", "referee.service_cli", "serve", "--game", self.game, "--port", "0",
@@ -53,6 +54,7 @@ class Server:
             if not line:
                 raise RuntimeError("cardref serve stopped before it listened:\n" + "".join(lines))
             lines.append(line)
+            self.output.append(line)
             found = re.match(r"listening on (http://\S+)", line)
             if found:
                 self.url = found.group(1)
@@ -64,8 +66,8 @@ class Server:
     def _drain(self) -> None:
         proc = self.proc
         assert proc is not None and proc.stdout is not None
-        for _ in proc.stdout:
-            pass
+        for line in proc.stdout:
+            self.output.append(line)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -3,6 +3,7 @@ API of a real ``cardref serve`` process, and the renege alert appears on the tab
 console shows the call with its proof and evidence."""
 
 import random
+import re
 import shutil
 
 import httpx
@@ -79,3 +80,6 @@ def test_renege_alert_appears_on_the_table_page(server, tmp_path):
                 assert console.locator("#locations tr").count() > 1
             finally:
                 browser.close()
+    # The service prints no card: its output is a log an operator or anyone at the screen can read.
+    printed = "".join(line for line in server.output if "token=" not in line)
+    assert not set(re.findall(r"\b(?:[2-9TJQKA][SHDC]|BJ|LJ)\b", printed)), printed
