@@ -17,6 +17,7 @@ renege's proof card is shown only once it has been played); ``director_state()``
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -366,8 +367,13 @@ class TableSession:
         return path if path.exists() else None
 
     def _notify(self, notice: dict[str, Any]) -> None:
+        # The event is on the disk and applied: a listener's fault (a page's feed) must not turn it into an error.
         for listener in list(self.listeners):
-            listener(notice)
+            try:
+                listener(notice)
+            except Exception as exc:  # noqa: BLE001
+                print(f"cardref: a live feed failed after event {notice.get('seq')}: {type(exc).__name__}",
+                      file=sys.stderr)
 
     # ---------------------------------------------------------------- views
 
@@ -488,7 +494,7 @@ class TableSession:
                 winner=view["winner"], options=view["options"], hand=view["hand"],
                 history=[h.result() for h in m.hands if h.is_terminal()], calls=self.calls(state),
                 events=[{"seq": s, "event": e} for s, e in hand_events], refused=state.refused,
-                corrections=state.corrections, rulings=state.rulings, legal=m.legal_events()[:60],
+                corrections=state.corrections, rulings=state.rulings, legal=safe_legal(m),
                 observations=state.observations[-20:],
                 to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer,
             )
@@ -507,6 +513,15 @@ class TableSession:
             if header is None or header.kind != "match":
                 raise Refused(f"there is no match {match_id}", status=404)
             return self._replay(match_id, header.event, list(self.log.rows(match=match_id)))
+
+
+def safe_legal(m: Match) -> list[dict[str, Any]]:
+    """The legal events (the director's hints); none if the engine cannot list them (a view must never fail: the
+    engine's Bid Whist joker-swap phase with unknown hands asserts in legal_events)."""
+    try:
+        return m.legal_events()[:60]
+    except Exception:  # noqa: BLE001
+        return []
 
 
 def hv_trump(h: Hand) -> str | None:

@@ -190,3 +190,20 @@ def test_rulings_are_recorded_beside_the_call(logpath):
     assert session.calls()[0]["rulings"][0]["who"] == "Dee"
     with pytest.raises(Refused):
         session.rule(call["hand"], (call["seat"] + 1) % 4, 99, "accept", "Dee", "no such call")
+
+
+def test_views_survive_an_engine_that_cannot_list_its_legal_events(logpath):
+    """Found by the soak: Bid Whist at no trump with unknown hands, after the discard, the engine's legal_events()
+    asserts (joker swap phase). The director's view must still be served, the event kept."""
+    session = TableSession(EventLog(logpath))
+    session.create_match("bid_whist", {}, None, 0, "director", "d")
+    events = [{"event": "deal", "dealer": 0, "hands": None, "kitty": None},
+              {"event": "bid", "seat": 1, "bid": "pass"}, {"event": "bid", "seat": 2, "bid": "pass"},
+              {"event": "bid", "seat": 3, "bid": "pass"}, {"event": "bid", "seat": 0, "bid": "4 no"},
+              {"event": "declare", "seat": 0, "trump": None, "direction": "high"},
+              {"event": "discard", "seat": 0, "cards": [None] * 6}]
+    for event in events:
+        session.submit(event, "table", "t")
+    view = session.director_state()
+    assert view["legal"] == [] and view["hand"]["phase"] == session.current.match.hand.phase
+    assert session.record()[1:] == events
