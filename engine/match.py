@@ -76,11 +76,16 @@ class Match:
             stop = getattr(hand, "stop_playing", None)
             if stop is not None:
                 # Pitch: the next deal while seats still hold cards (they were gathered to deal again): those
-                # seats stopped playing (RULINGS.md, "holding out"); the hand ends and is scored first.
+                # seats stopped playing (RULINGS.md, "holding out"); the hand ends and is scored first. A deal
+                # that cannot have happened (wrong dealer, a card twice...) is refused before it ends anything.
+                self.hand_cls(self.options, (hand.dealer + 1) % self.n_players, len(self.hands) + 1).apply(event)
                 stop()
                 self._hand_done(hand)
                 if self.winner is not None:
-                    raise IllegalEvent(f"the match is over: side {self.winner} has won")
+                    # That hand decided the match: the deal is accepted as its end (it is what ended it) and
+                    # deals nothing. Refusing it would leave the live match over and its record (without the
+                    # refused line) not over.
+                    return
                 hand = self.hand
         hand.apply(event)
         if hand.is_terminal():
