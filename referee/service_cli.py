@@ -84,6 +84,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except EventLogError as exc:
         raise UserError(str(exc)) from None
     session = app.state.session
+    # The log remembers the devices of the last run; this run says what this table has now.
+    for device, given in (("dealer", args.dealer), ("camera", args.camera)):
+        if given is None and session.devices.get(device) != "none":
+            session.set_device(device, "none", "system", "serve", f"started without a {device}")
     if args.dealer:
         notes.append(start_dealer(app, args.dealer, args.dealer_key))
     if args.camera is not None:
