@@ -22,6 +22,7 @@ import os
 import re
 import secrets
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -520,7 +521,9 @@ def create_app(
     def export_pbn(role: DirectorRole, match: Annotated[int | None, Query(ge=1, le=2**62)] = None) -> str:
         """A PBN-style text of a match, each revoke marked."""
         st = session.match_state(match)
-        return pbn(st.header, st.events, st.match)
+        row = log.get(st.id)
+        date = time.strftime("%Y.%m.%d", time.gmtime(row.time)) if row is not None else ""
+        return pbn(st.header, st.events, st.match, date)
 
     @app.get("/api/frames/{seq}", responses=ERRORS | {200: {"content": {"image/jpeg": {}}}},
              response_class=FileResponse, tags=["director"])

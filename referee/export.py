@@ -87,7 +87,7 @@ def hand_block(header: dict[str, Any], hand: Hand, events: list[dict[str, Any]],
         out.append(f'[{key.capitalize()} "{" ".join(c or "?" for c in deal[key])}"]')
     out.append(f'[Declarer "{seat_name(hand.declarer, n)}"]')
     trump = "" if hand.trump is None else f" {SUITS[hand.trump]}"
-    direction = f" {hand.direction}" if hand.direction else ""
+    direction = f" {hand.direction}" if hand.direction and hand.trump is None else ""  # at no trump
     out.append(f'[Contract "{hand.contract or "-"}{trump}{direction}"]')
     if hand.is_terminal() and hand.declarer is not None and hand.final_taken is not None:
         out.append(f'[Result "{hand.final_taken[hand.side_of(hand.declarer)]}"]')
