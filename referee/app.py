@@ -559,8 +559,8 @@ def create_app(
                     receiver = asyncio.ensure_future(ws.receive_text())  # clients only keep alive; ignored
                     continue
                 await ws.send_text(getter.result())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the client went (closed, network gone, or the service is stopping)
         finally:
             with hub.lock:
                 hub.clients.pop(queue, None)
