@@ -635,6 +635,7 @@ class PitchHand(Hand):
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
             self._plays_after_all(seat)
         if self.called is not None:
+            before = (self.called_holder, len(self.irregularities))
             if (
                 not self.tricks
                 and self.trick is not None
@@ -646,7 +647,14 @@ class PitchHand(Hand):
                     {"kind": "called card not led", "seat": seat, "card": CODES[c], "called": CODES[self.called]}
                 )
             self._note_called(seat, c)
-        super().play(seat, c)
+            try:
+                super().play(seat, c)
+            except IllegalEvent:  # a refused play reveals no partner and is no irregularity
+                self.called_holder = before[0]
+                del self.irregularities[before[1] :]
+                raise
+        else:
+            super().play(seat, c)
         if early is not None and self.phase == PLAY:
             self.play(*early)
 
