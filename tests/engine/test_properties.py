@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import BJ, CODES, LJ, R2, R3, RA, RJ, RT, card, make, same_colour_suit, suit_of
-from engine.hand import PLAY
+from engine.hand import PLAY, IllegalEvent
 from engine.match import Match
 from engine.record import dumps, match_header, replay
 from engine.simulate import random_deal, random_event, random_events
@@ -852,3 +852,111 @@ def test_the_deal_passes_left_and_the_totals_add_up(config, seed, pass_rate):
 
 def match_players(config) -> int:
     return config[1].get("players", 4)
+
+
+# ------------------------------------------------------------------------------------------- refused events
+
+
+def state_of(match: Match) -> str:
+    """Everything a match holds, as text: its totals, and every attribute of its current hand (the knowledge,
+    the tricks, the calls, the phase...), so that any change shows."""
+
+    def plain(o):
+        if isinstance(o, set | frozenset):
+            return sorted(o)
+        if hasattr(o, "__slots__"):
+            return {s: getattr(o, s, None) for s in o.__slots__}
+        if hasattr(o, "__dict__"):
+            return vars(o)
+        return repr(o)
+
+    hand = match.hand
+    fields = {k: v for k, v in vars(hand).items() if k not in ("options", "events") and not k.startswith("_")}
+    head = {"scores": match.scores, "winner": match.winner, "hands": len(match.hands), "events": len(hand.events)}
+    return json.dumps([head, fields], default=plain, sort_keys=True)
+
+
+def unlisted(hand) -> bool:
+    return hand.game == "bid_whist" and hand.phase == "joker_swap" and not hand.swaps_left
+
+
+def near_miss(rng: random.Random, match: Match, truth: Truth) -> dict:
+    """An event that may well be refused: a random kind, seat and cards, often close to a legal one."""
+    hand = match.hand
+    n = hand.n_players
+    # Known gap, reported: Bid Whist's legal_events() cannot list the joker swaps when it does not know who holds
+    # the jokers (hands not read) and fails an assertion; the near misses are then made up without it.
+    legal = hand.legal_events() if hand.phase not in ("deal", "done") and not unlisted(hand) else []
+    if legal and rng.random() < 0.5:
+        e = dict(rng.choice(legal))
+        field = rng.choice([k for k in e if k != "event"] or ["event"])
+        choices = {
+            "seat": [rng.randrange(n), n, -1],
+            "card": [rng.choice(CODES), "ZZ", None],
+            "cards": [[rng.choice(CODES) for _ in range(rng.randrange(1, 7))], [None] * rng.randrange(1, 7)],
+            "bid": ["pass", "3", "4 no", "7 high", "single", "moon", "99"],
+            "trump": ["S", "H", None, "X"],
+            "joker": ["BJ", "LJ", "AS"],
+            "drew": [rng.choice(CODES), None],
+            "team": [0, 1, 2],
+        }.get(field, [None])
+        e[field] = rng.choice(choices)
+        return e
+    kind = rng.choice(["deal", "bid", "declare", "discard", "joker_swap", "exchange", "fold", "draw", "rob", "burn",
+                       "play", "play", "play", "retract"])
+    seat = rng.randrange(n + 1)
+    held = sorted(truth.hands[seat]) if truth.hands and seat < n and truth.hands[seat] else list(range(54))
+    return {
+        "deal": {"event": "deal", "dealer": rng.randrange(n), "hands": None},
+        "bid": {"event": "bid", "seat": seat, "bid": rng.choice(["pass", "4", "5 low", "double", "moon"])},
+        "declare": {"event": "declare", "seat": seat, "trump": rng.choice("SHDC")},
+        "discard": {"event": "discard", "seat": seat, "cards": [CODES[rng.choice(held)] for _ in range(2)]},
+        "joker_swap": {"event": "joker_swap", "seat": seat, "joker": rng.choice(["BJ", "LJ"]), "drew": None},
+        "exchange": {"event": "exchange", "seat": seat, "card": CODES[rng.choice(held)]},
+        "fold": {"event": "fold", "team": rng.randrange(2)},
+        "draw": {"event": "draw", "seat": seat, "cards": [rng.choice(CODES)]},
+        "rob": {"event": "rob", "seat": seat, "cards": [None] * rng.randrange(1, 4)},
+        "burn": {"event": "burn", "seat": seat, "cards": [CODES[rng.choice(held)]]},
+        "play": {"event": "play", "seat": seat, "card": CODES[rng.choice(held + list(range(54)))]},
+        "retract": {"event": "retract", "seat": seat},
+    }[kind]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates)
+def test_a_refused_event_changes_nothing(config, seed, pass_rate):
+    """CONVENTIONS.md: a record that cannot have happened is refused. A refused event (IllegalEvent) must leave
+    the match exactly as it was, so that the table can go on with the right event and a live match stays equal
+    to the replay of its record."""
+    game, options = config
+    rng = random.Random(seed)
+    match = Match(game, options)
+    truth: Truth | None = Truth()
+    events: list[dict] = []
+    while not match.is_terminal() and len(match.hands) <= 2:
+        attempt = near_miss(rng, match, truth or Truth())
+        before = state_of(match)
+        try:
+            match.apply(attempt)
+        except IllegalEvent:
+            assert state_of(match) == before, f"refused {attempt} changed the match"
+        else:  # accepted (an irregularity, or a legal event after all): it is part of the record now
+            events.append(attempt)
+            truth = None  # the test no longer follows the real cards
+            if match.is_terminal():
+                break
+        if unlisted(match.hand):
+            break  # the known gap above: no legal event to go on with
+        try:
+            event = random_event(match, rng, pass_rate)
+        except IndexError:
+            break  # after an accepted irregular event the engine may offer nothing: the game stops here
+        if truth is not None:
+            truth.apply(match.hand, event)
+        try:
+            match.apply(event)
+        except IllegalEvent:
+            break  # the same: what the engine offered after an irregular event is refused; stop here
+        events.append(event)
+    assert replay(dumps([match_header(match), *events]).splitlines()).result() == match.result()
