@@ -99,7 +99,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.video:
         rng = np.random.default_rng(args.seed)
         codes = [c for c in synth.ALL_CODES if c in images]
-        order = list(rng.permutation(codes))[: 4 * args.tricks]
+        order = [str(c) for c in rng.permutation(codes)][: 4 * args.tricks]
         tricks = [[(s, order[t * 4 + s]) for s in range(4)] for t in range(args.tricks)]
         truth = []
         writer = None
@@ -169,6 +169,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     w = sub.add_parser("watch", help="play detection on a camera, video file or folder of frames; JSON events")
     w.add_argument("source", help="camera index (0), video file, or folder of frames")
     w.add_argument("--deck", help="enrolled deck file; without it the generic mode")
+    w.add_argument("--first-seat", type=int, choices=range(4), help="seat that plays first to the centre; the "
+                   "next cards count clockwise (the referee service asks the engine instead)")
     w.set_defaults(func=cmd_watch)
 
     t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
@@ -201,10 +203,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
         stream = play.open_stream(args.source)
     except OSError as exc:
         raise _user_error(str(exc)) from exc
-    det = play.PlayDetector(rec)
+    # without the engine, the seat on turn for cards played to the centre is a simple clockwise count
+    turn: list[int | None] = [args.first_seat]
+    det = play.PlayDetector(rec, turn=lambda: turn[0])
     for frame in stream:  # type: ignore[attr-defined]
         for e in det.feed(frame):
             print(json.dumps(e.to_json()), flush=True)
+            if e.kind in ("card_played", "unsure_card") and turn[0] is not None:
+                turn[0] = (turn[0] + 1) % 4
+            elif e.kind == "trick_gathered":
+                turn[0] = None  # the trick's winner leads: only the engine knows
     return 0
 
 

@@ -57,7 +57,7 @@ class Deck:
             raise EnrollError(f"not a cardref deck file: {path} ({exc})") from exc
         if meta.get("format") != FORMAT or meta.get("canonical") != [rc.CW, rc.CH]:
             raise EnrollError(f"deck file {path} was made by another version; enroll the deck again")
-        tpl = rc.Templates(list(z["labels"]), z["face"], z["corner"], bool(meta["jokers_distinct"]), meta)
+        tpl = rc.Templates([str(x) for x in z["labels"]], z["face"], z["corner"], bool(meta["jokers_distinct"]), meta)
         return cls(meta["name"], meta["codes"], tpl, meta["report"])
 
 
@@ -93,7 +93,7 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 8
         poses = [synth.CardPose("BJ", 420, 400, seed * 53.0), synth.CardPose("LJ", 780, 400, seed * 71.0 + 20)]
         scene = synth.render_table(images, poses, seed=10_000 + seed, hand=False)
         for truth in scene.cards:
-            card = rc.rectify(scene.image, rc._orient(truth.quad))
+            card = rc.rectify_for_reading(scene.image, rc._orient(truth.quad))
             label, _, margin = rc.match(tpl, card, True)
             if label != truth.code:
                 wrong += 1
@@ -174,7 +174,7 @@ def generic_templates(path: str = GENERIC_PATH) -> rc.Templates:
             raise EnrollError(f"generic templates not built ({path}); run `cardref vision tune`")
         z = np.load(path)
         corner = z["corner"].astype(np.float32)
-        tpl = rc.Templates(list(z["labels"]), np.zeros((len(corner), 1), np.float32), corner,
+        tpl = rc.Templates([str(x) for x in z["labels"]], np.zeros((len(corner), 1), np.float32), corner,
                            jokers_distinct=False, meta={"decks": sorted(set(z["source"]))})
         if path != GENERIC_PATH:
             return tpl

@@ -231,7 +231,7 @@ class PlayDetector:
             elif code is not None:
                 events.append(Event("card_played", self.frame_no, seat, code, r.confidence, corners))
             elif r.whole > 0.9 or r.joker:
-                why = "a joker, unsure which" if r.joker else f"reads {[x.label for x in cl]}"
+                why = "a joker, unsure which" if r.joker else f"reads {[str(x.label) for x in cl]}"
                 events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners, why))
             else:
                 continue  # a covered edge of a card below: not a new card

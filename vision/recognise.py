@@ -21,6 +21,8 @@ import numpy as np
 CW, CH = 120, 170  # canonical rectified card, pixels
 FACE_SIZE = (30, 42)
 CORNER_BOX = (0.0, 0.0, 0.25, 0.30)  # x0, y0, x1, y1 as fractions of the card: the index
+READ_INSET = 1.5  # pixels: reading a slightly inset quad keeps the rim and its shadow out (measured: fewer misreads)
+PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 SHIFT = 4  # pixels of misalignment searched when matching the corner index
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 
@@ -171,7 +173,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
         return None
     # a region cut out by the dilated edges lost a rim of ~2 px: push the corners back out
     cen = quad.mean(axis=0)
-    quad = cen + (quad - cen) * (1 + 3.5 / (short / 2))
+    quad = cen + (quad - cen) * (1 + PUSH / (short / 2))
     return Quad(quad.astype(np.float32), float(min(1.0, agree / 0.92)))
 
 
@@ -314,7 +316,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             q = _quad_from_contour(c, min_side)
             if q is None:
                 continue
-            if not grow:  # the closed mask was not eroded by the edges: undo the push
+            if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
                 cen = q.pts.mean(axis=0)
                 short = np.linalg.norm(q.pts[1] - q.pts[0])
                 q = Quad((cen + (q.pts - cen) / (1 + 2.0 / (short / 2))).astype(np.float32), q.whole)
@@ -358,6 +360,13 @@ def rectify(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     dst = np.array([[0, 0], [CW - 1, 0], [CW - 1, CH - 1], [0, CH - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     return cv2.warpPerspective(frame, m, (CW, CH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def rectify_for_reading(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``rectify`` of the quad inset by READ_INSET pixels."""
+    cen = quad.mean(axis=0)
+    half = float(np.linalg.norm(quad[1] - quad[0])) / 2
+    return rectify(frame, cen + (quad - cen) * (1 - READ_INSET / max(half, 1.0)))
 
 
 # ---------------------------------------------------------------- features
@@ -595,7 +604,7 @@ class Recogniser:
     def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None) -> list[Read]:
         reads = []
         for q in find_cards(frame, card_area=card_area, exclude=exclude):
-            card = rectify(frame, q.pts)
+            card = rectify_for_reading(frame, q.pts)
             label, score, margin = self.read_card(card)
             ok = self.threshold.accept(score, margin)
             joker = label in ("BJ", "LJ")

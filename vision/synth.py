@@ -353,7 +353,7 @@ def render_table(deck: dict[str, np.ndarray], poses: list[CardPose], seed: int =
 def random_layout(rng: np.random.Generator, codes: list[str], n_cards: int, pile: bool,
                   face_down: float = 0.0) -> list[CardPose]:
     """Cards scattered on the mat without overlap, and perhaps a trick pile of 2-4 overlapping cards in the centre."""
-    chosen = list(rng.choice(codes, size=min(n_cards, len(codes)), replace=False))
+    chosen = [str(c) for c in rng.choice(codes, size=min(n_cards, len(codes)), replace=False)]
     poses: list[CardPose] = []
     placed: list[tuple[float, float]] = []
     n_pile = int(rng.integers(2, 5)) if pile and len(chosen) >= 2 else 0

@@ -61,7 +61,7 @@ def test_engine_may_veto_a_read_but_never_rescue(tango, tango_deck):
     tricks = [[(0, "7H")]]
     det = play.PlayDetector(recognise.Recogniser(tango_deck), turn=lambda: 0, check=lambda seat, code: False)
     got = []
-    for frame, _ in synth.play_video(tango, tricks, seed=2):
+    for frame, _ in synth.play_video(tango, tricks, seed=2, fps=15):
         got += det.feed(frame)
     assert not [g for g in got if g.kind == "card_played"]
     unsure = [g for g in got if g.kind == "unsure_card"]
