@@ -134,7 +134,21 @@ class BidWhistHand(Hand):
                 }
             ]
         if self.phase == JOKER_SWAP:
-            assert self.swaps_left and self.knowledge is not None
+            k = self.knowledge
+            assert k is not None
+            if not self.swaps_left:
+                # Who holds the jokers is not known (hands not read): any other seat that may hold one may swap it,
+                # drawing an unread discard, or the declarer's first lead ends the swaps.
+                swaps = [
+                    {"event": "joker_swap", "seat": s, "joker": CODES[j], "drew": None}
+                    for j in (BJ, LJ)
+                    for s in range(4)
+                    if s != self.declarer and k.possible[s] >> j & 1
+                ]
+                leads = k.possible[self.declarer]  # type: ignore[index]
+                return swaps + [
+                    {"event": "play", "seat": self.declarer, "card": CODES[c]} for c in range(54) if leads >> c & 1
+                ]
             joker = self.swaps_left[0]
             holder = self._joker_holder(joker)
             book = self.knowledge.certain[BOOK]
