@@ -279,10 +279,8 @@ class BidWhistHand(Hand):
             other = LJ if joker == BJ else BJ
             if not k.possible[seat] >> joker & 1 and k.possible[seat] >> other & 1:
                 joker = other
-            if self.swaps_left and joker in self.swaps_left:
-                self.swaps_left.remove(joker)
-                self.swaps_left.insert(0, joker)
-        if self.swaps_left is not None and (not self.swaps_left or self.swaps_left[0] != joker):
+        due = self.swaps_left
+        if due is not None and (joker not in due[: 2 if not self.options["jokers_distinct"] else 1]):
             raise IllegalEvent(f"no swap of {CODES[joker]} is due now")
         drew = event.get("drew")
         drawn = None if drew is None else self._card(drew)
@@ -292,7 +290,7 @@ class BidWhistHand(Hand):
         if drawn is not None and not k.possible[BOOK] >> drawn & 1:
             raise IllegalEvent(f"{CODES[drawn]} is not one of the discards")
         if self.swaps_left is not None:
-            self.swaps_left.pop(0)
+            self.swaps_left.remove(joker)
         k.leave(seat, joker)
         k.move(BOOK, seat, drawn)
         if self.swaps_left == []:
