@@ -49,8 +49,20 @@ class BidWhistHand(Hand):
         super().__init__(options, dealer, number)
         self.bid_kind: str | None = None
         self.bid_number = 0
+        self.kitty: list[int | None] = []  # the kitty as dealt (shown to all in trump bids, by option)
         self.high_bid: tuple[int, int] | None = None  # rank of the standing bid
         self.swaps_left: list[int] | None = None  # jokers still to be swapped, when the hands are known
+
+    def _after_deal(self, assign: list[list[int | None]]) -> None:
+        self.kitty = assign[KITTY]
+
+    def public_view(self) -> dict[str, Any]:
+        """RULINGS.md, kitty: "shown to all in trump bids (``kitty_shown_in_trumps = true``), never in no trump":
+        once trump is named, the public view shows the kitty the declarer took (a card not read shows as null)."""
+        view = super().public_view()
+        if self.trump is not None and self.options["kitty_shown_in_trumps"]:
+            view["kitty"] = [None if c is None else CODES[c] for c in self.kitty]
+        return view
 
     def location_names(self) -> list[str]:
         return ["seat 0", "seat 1", "seat 2", "seat 3", "kitty", "discard book"]
@@ -151,7 +163,7 @@ class BidWhistHand(Hand):
                 ]
             joker = self.swaps_left[0]
             holder = self._joker_holder(joker)
-            book = self.knowledge.certain[BOOK]
+            book = k.certain[BOOK]
             drew: list[str | None] = [CODES[c] for c in range(54) if book >> c & 1] or [None]
             return [{"event": "joker_swap", "seat": holder, "joker": CODES[joker], "drew": d} for d in drew]
         return []

@@ -126,9 +126,10 @@ class Truth:
         self.pack: list[int] = []
         self.book: set[int] = set()
         self.seen: set[int] = set()  # played, discarded face up, burned, jokers swapped out
+        self.shown: set[int] = set()  # Bid Whist: a kitty shown to all in a trump bid (kitty_shown_in_trumps)
 
     def hidden(self) -> set[int]:
-        return set().union(*self.hands, self.kitty, self.pack, self.book)
+        return set().union(*self.hands, self.kitty, self.pack, self.book) - self.shown
 
     def _leave(self, seat: int, c: int) -> None:
         assert c in self.hands[seat], f"seat {seat} does not hold {CODES[c]}"
@@ -142,8 +143,10 @@ class Truth:
             self.hands = [{card(x) for x in h} for h in event["hands"]]
             self.kitty = {card(x) for x in event.get("kitty") or []}
             self.pack = [card(x) for x in (event.get("pack") or event.get("blind") or [])]
-            self.book, self.seen = set(), set()
+            self.book, self.seen, self.shown = set(), set(), set()
         elif kind == "declare" and hand.game == "bid_whist":
+            if event.get("trump") is not None and hand.options["kitty_shown_in_trumps"]:
+                self.shown |= self.kitty
             self.hands[seat] |= self.kitty
             self.kitty = set()
         elif kind == "discard":

@@ -927,3 +927,31 @@ def test_record_refuses_a_play_the_seat_cannot_hold():
     with pytest.raises(RecordError) as info:
         replay(record(tiered_setup() + plays("0:KS 1:AS")))
     assert info.value.line == 10 and "cannot hold AS" in info.value.reason
+
+
+def test_kitty_shown_to_all_in_trump_bids_never_in_no_trump():
+    """RULINGS.md, Bid Whist: "Kitty: shown to all in trump bids (`kitty_shown_in_trumps = true`), never in no
+    trump." The public view shows the kitty once trump is named; not before, not at no trump, not when the option
+    is false."""
+    import random
+
+    from engine.match import Match
+    from engine.simulate import random_deal
+
+    for options, declaration, shown in (
+        ({}, {"trump": "S"}, True),
+        ({"kitty_shown_in_trumps": False}, {"trump": "S"}, False),
+        ({}, {"trump": None, "direction": "high"}, False),
+    ):
+        m = Match("bid_whist", options, None, 3)
+        deal = random_deal(m.hand, random.Random(4))
+        m.apply(deal)
+        bid = "4 no" if declaration["trump"] is None else "4 high"
+        m.apply({"event": "bid", "seat": 0, "bid": bid})
+        for seat in (1, 2, 3):
+            m.apply({"event": "bid", "seat": seat, "bid": "pass"})
+        assert "kitty" not in m.public_view()["hand"]
+        m.apply(dict({"event": "declare", "seat": 0}, **declaration))
+        view = m.public_view()["hand"]
+        assert (view.get("kitty") == deal["kitty"]) is shown
+        assert shown or "kitty" not in view
