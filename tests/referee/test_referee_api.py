@@ -152,6 +152,7 @@ def test_public_websocket_never_receives_a_hidden_card(service, game, options, s
     mirror, events = scripted_events(game, seed, options, max_events=700)
     face_up = {}  # seq -> the cards everyone has seen by then
     seen = set()
+    kitty: list = []
     renege_alerts = 0
     with client.websocket_connect(f"/ws?token={tokens['public']}") as ws, \
             client.websocket_connect(f"/ws?token={tokens['director']}") as dws:
@@ -163,10 +164,14 @@ def test_public_websocket_never_receives_a_hidden_card(service, game, options, s
             r = post(client, tokens, event)
             assert r.status_code == 200, (event, r.text)
             last = r.json()["seq"]
+            if event["event"] == "deal":
+                kitty = event.get("kitty") or []
             if event["event"] == "play":
                 seen.add(event["card"])
             if event["event"] == "declare" and event.get("call"):
                 seen.add(event["call"])
+            if event["event"] == "declare" and game == "bid_whist" and event.get("trump"):
+                seen.update(kitty)  # RULINGS.md: the kitty is shown to all in trump bids (kitty_shown_in_trumps)
             face_up[last] = set(seen)
         hidden_seen_by_director = False
         while True:
