@@ -219,7 +219,7 @@ class BidEuchreHand(Hand):
             else:
                 for r in self.reneges:  # each established renege: the other side scores renege_points more
                     extra[1 - self.side_of(r.seat)] += self.options["renege_points"]
-        need = 6 if lone else int(self.contract or 0)
+        need = 6 if lone else self.high + 3  # LADDER[high] is "3".."6" for the numbered bids
         if lone:
             if tricks[d] == 6:
                 score[d], score[1 - d] = value, -value
@@ -231,7 +231,7 @@ class BidEuchreHand(Hand):
         else:
             score[d] = tricks[d]
             score[1 - d] = tricks[1 - d] if tricks[1 - d] else -6
-        return [s + e for s, e in zip(score, extra, strict=True)], tricks
+        return [score[0] + extra[0], score[1] + extra[1]], tricks
 
     def match_winner(self, totals: list[int]) -> int | None:
         """RULINGS.md, game: at the end of a hand, a side at target or more wins if the scores are not tied,
