@@ -17,6 +17,7 @@ traceback, and never loses a recorded event (the log is written before anything 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import re
@@ -31,7 +32,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as Path_
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse
+from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
@@ -41,6 +43,19 @@ from referee.export import pbn
 from referee.table import Refused, TableSession
 
 WEB = Path(__file__).parent / "web"
+
+
+def swagger_ui_dir() -> Path:
+    """Swagger UI's own files, shipped by the ``swagger-ui-py`` package (``/docs`` works with no internet).
+
+    The package is located, not imported (its import pulls in its web framework handlers, which are not used).
+    """
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the swagger-ui-py package is missing: pip install swagger-ui-py")
+    return Path(next(iter(spec.submodule_search_locations))) / "static"
+
+
 ROLES = ("public", "table", "director")
 CARD_RE = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b|\b[BL]J\b", re.IGNORECASE)
 
@@ -343,6 +358,8 @@ def create_app(
         description="The referee of one card table: commands, live events per role, exports.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # served below from the service's own copy of Swagger UI, not from a CDN
+        redoc_url=None,  # ReDoc would load its script from a CDN; /docs is enough
     )
     app.state.session = session
     app.state.tokens = tokens
@@ -574,6 +591,26 @@ def create_app(
     for page in ("table", "director", "scoreboard"):
         app.add_api_route(f"/{page}", page_route(WEB / f"{page}.html"), include_in_schema=False, methods=["GET"])
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    # ---------------------------------------------------------------- /docs, offline
+
+    app.mount("/docs-static", StaticFiles(directory=swagger_ui_dir()), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=app.title + " - API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/docs-static/favicon-32x32.png",
+            oauth2_redirect_url=app.swagger_ui_oauth2_redirect_url,
+        )
+
+    @app.get(app.swagger_ui_oauth2_redirect_url or "/docs/oauth2-redirect", include_in_schema=False)
+    def docs_oauth2_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
     return app
 
 
