@@ -548,6 +548,45 @@ class Hand:
         self.irregularities.append({"kind": "card taken back", "seat": seat, "trick": trick_no, "card": CODES[c]})
         self._rerank_jokers()
 
+    def rule(self, seat: int, trick: int, ruling: str) -> None:
+        """The director's ruling on a call (RULINGS.md, "Common to all games": "A suspicion is shown to the director,
+        never scored"; the director decides). ``"reject"``: a renege call (proven or suspected) is set aside and
+        not scored, shown as an irregularity. ``"accept"``: a suspicion becomes a renege, scored like a proven one,
+        its proof the director's ruling (``proof`` null, ``kind`` "director's ruling"). A finished hand is scored
+        again."""
+        if ruling not in ("accept", "reject"):
+            raise IllegalEvent(f"ruling {ruling!r} must be 'accept' or 'reject'")
+        proven = [r for r in self.reneges if (r.seat, r.trick) == (seat, trick)]
+        suspected = [r for r in self.suspicions if (r.seat, r.trick) == (seat, trick)]
+        ended = [
+            i for i in self.irregularities
+            if i.get("kind") == "suspected renege" and (i.get("seat"), i.get("trick")) == (seat, trick)
+        ]
+        if not proven and not suspected and not ended:
+            raise IllegalEvent(f"no renege call or suspicion on seat {seat} at trick {trick} of hand {self.number}")
+        if ruling == "reject":
+            for r in proven + suspected:
+                self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director"))
+            if ended and not (proven + suspected):
+                self.irregularities.append(dict(ended[0], kind="renege rejected by the director"))
+            self.reneges = [r for r in self.reneges if r not in proven]
+            self.suspicions = [r for r in self.suspicions if r not in suspected]
+            self.irregularities = [i for i in self.irregularities if not any(i is e for e in ended)]
+        elif not proven:
+            if suspected:
+                call = suspected[0]
+                self.suspicions = [r for r in self.suspicions if r is not call]
+            else:
+                j = ended[0]
+                led = SUITS.index(j["led"]) if j.get("led") else NO_SUIT
+                call = Renege(seat, trick, None if j.get("card") is None else card(j["card"]), led, established=True)
+                self.irregularities = [i for i in self.irregularities if i is not j]
+            call.kind = "director's ruling"
+            self.reneges.append(call)
+            self.reneges.sort(key=lambda r: (r.trick, r.seat))
+        if self.phase == DONE:
+            self.score, self.final_taken = self.score_hand()
+
     def _finish_trick(self) -> None:
         t = self.trick
         assert t is not None

@@ -69,6 +69,9 @@ class Match:
         return [] if self.winner is not None else self.hand.legal_events()
 
     def apply(self, event: dict[str, Any]) -> None:
+        if isinstance(event, dict) and event.get("event") == "ruling":
+            self.rule(event.get("hand"), event.get("seat"), event.get("trick"), event.get("ruling"))
+            return
         if self.winner is not None:
             raise IllegalEvent(f"the match is over: side {self.winner} has won")
         hand = self.hand
@@ -97,6 +100,33 @@ class Match:
         hand.play(seat, card)
         if hand.is_terminal():
             self._hand_done(hand)
+
+    def rule(self, number: Any, seat: Any, trick: Any, ruling: Any) -> None:
+        """The director's ruling on a call of hand ``number`` (record event ``{"event": "ruling", "hand", "seat",
+        "trick", "ruling": "accept" | "reject"}``). A finished hand is scored again and the totals and the winner
+        follow from the hands as now scored."""
+        if type(number) is not int or not 1 <= number <= len(self.hands):
+            raise IllegalEvent(f"there is no hand {number!r} in this match")
+        if type(seat) is not int or type(trick) is not int:
+            raise IllegalEvent("a ruling names the seat and the trick of the call (integers)")
+        if ruling not in ("accept", "reject"):
+            raise IllegalEvent(f"ruling {ruling!r} must be 'accept' or 'reject'")
+        hand = self.hands[number - 1]
+        hand.rule(seat, trick, ruling)
+        if not hand.is_terminal():
+            return
+        totals = [0] * len(self.scores)
+        winner = None
+        finished = [h for h in self.hands if h.is_terminal()]
+        for h in finished:
+            totals = h.apply_to_totals(totals)
+            winner = h.match_winner(totals)
+        self.scores = totals
+        if winner is not None and not self.hand.is_terminal() and self.hand.phase == "deal":
+            self.hands.pop()  # the match is now decided: the next hand, not yet dealt, is not played
+        elif winner is None and self.winner is not None:
+            self._new_hand((finished[-1].dealer + 1) % self.n_players)  # no longer decided: play goes on
+        self.winner = winner
 
     def _hand_done(self, hand: Hand) -> None:
         assert hand.score is not None
