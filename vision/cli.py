@@ -176,6 +176,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
     t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     t.add_argument("--size", type=int, default=60, help="scenes per tuning deck (default 60)")
+    t.add_argument("--generic-only", action="store_true", help="only the generic (corner glyph) reader")
     t.set_defaults(func=cmd_tune)
 
     b = sub.add_parser("bench", help="accuracy on held-out decks and time per 1280x720 frame (one core)")
@@ -220,7 +221,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from vision import bench, deck
 
     try:
-        res = bench.tune(args.decks, args.size, _progress)
+        if args.generic_only:
+            res = {"generic": bench.tune_generic(args.decks, args.size, _progress)}
+        else:
+            res = bench.tune(args.decks, args.size, _progress)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     print(json.dumps({k: ({kk: vv for kk, vv in v.items() if kk != "curve"} if isinstance(v, dict) else v)

@@ -21,7 +21,6 @@ from vision import synth
 
 FULL = synth.ALL_CODES
 EUCHRE = [r + s for s in synth.SUITS for r in "AKQJT9"]
-GENERIC_PATH = os.path.join(os.path.dirname(__file__), "generic_templates.npz")
 FORMAT = "cardref-deck-1"
 
 
@@ -138,48 +137,7 @@ def enroll_dir(deck_dir: str) -> Deck:
     return enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
 
 
-# ---------------------------------------------------------------- generic mode
-
-
-def build_generic(deck_dirs: list[str], path: str | None = GENERIC_PATH) -> rc.Templates:
-    """Corner templates of several designs, for reading decks that were never enrolled; written to ``path``."""
-    labels, corners, faces, source = [], [], [], []
-    for d in deck_dirs:
-        images = synth.load_deck(d)
-        for code in FULL:
-            if code not in images:
-                continue
-            card = rc.canonical_card(images[code])
-            labels.append(code)
-            corners.append(rc.corner_template(card))
-            faces.append(rc.face_feature(card))
-            source.append(os.path.basename(os.path.normpath(d)))
-    tpl = rc.Templates(labels, np.stack(faces), np.stack(corners), jokers_distinct=False,
-                       meta={"decks": sorted(set(source))})
-    if path is not None:
-        with open(path, "wb") as f:
-            np.savez_compressed(f, labels=np.array(labels), corner=np.stack(corners).astype(np.float16),
-                                source=np.array(source))
-    return tpl
-
-
-_GENERIC: rc.Templates | None = None
-
-
-def generic_templates(path: str = GENERIC_PATH) -> rc.Templates:
-    """The generic corner templates shipped with the package (built by ``cardref vision tune``)."""
-    global _GENERIC
-    if _GENERIC is None or path != GENERIC_PATH:
-        if not os.path.exists(path):
-            raise EnrollError(f"generic templates not built ({path}); run `cardref vision tune`")
-        z = np.load(path)
-        corner = z["corner"].astype(np.float32)
-        tpl = rc.Templates([str(x) for x in z["labels"]], np.zeros((len(corner), 1), np.float32), corner,
-                           jokers_distinct=False, meta={"decks": sorted(set(z["source"]))})
-        if path != GENERIC_PATH:
-            return tpl
-        _GENERIC = tpl
-    return _GENERIC
+# ---------------------------------------------------------------- helpers
 
 
 def cv_imread(path: str) -> np.ndarray | None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision import glyphs as glyphlib
+
 CW, CH = 120, 170  # canonical rectified card, pixels
 FACE_SIZE = (30, 42)
 CORNER_BOX = (0.0, 0.0, 0.25, 0.30)  # x0, y0, x1, y1 as fractions of the card: the index
@@ -560,12 +562,16 @@ class Recogniser:
     """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
 
     def __init__(self, deck: object | None = None, thresholds: dict[str, Thresholds] | None = None,
-                 templates: Templates | None = None) -> None:
+                 templates: Templates | None = None, glyph_templates: glyphlib.GlyphTemplates | None = None) -> None:
         from vision import deck as decklib
 
         th = thresholds or load_thresholds()
+        self.glyphs: glyphlib.GlyphTemplates | None = None
         if deck is None:
-            self.templates = templates if templates is not None else decklib.generic_templates()
+            # generic mode reads the corner index glyph by glyph (``vision.glyphs``); it never names a joker
+            self.glyphs = glyph_templates if glyph_templates is not None else glyphlib.GlyphTemplates.load()
+            self.templates = Templates([], np.zeros((0, 1), np.float32), np.zeros((0, 1, 1, 2), np.float32),
+                                       jokers_distinct=False)
             self.mode = "generic"
         else:
             assert isinstance(deck, decklib.Deck)
@@ -577,7 +583,9 @@ class Recogniser:
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
-        """(best label, score, margin) of a rectified card; a label of a generic template is a code."""
+        """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
+        if self.glyphs is not None:
+            return glyphlib.read_card(card, self.glyphs)
         return match(self.templates, card, self.use_face, self.same)
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
@@ -616,7 +624,7 @@ class Recogniser:
                     continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if ok or score > 0.5:  # below that it matches no card at all: not reported
+            if ok or score > 0.5 or (self.glyphs is not None and label != "?"):  # else it matches no card at all
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return reads
 
