@@ -181,7 +181,17 @@ class TableSession:
             if r.kind in ("undo", "replace"):
                 state.corrections.append(dict(self._correction_json(r), active=True))
             elif r.kind == "ruling":
-                state.rulings.append(self._ruling_json(r))
+                # The engine applies the director's ruling (a rejected call is not scored, an accepted suspicion
+                # is): it is an event of the table record too. One that no longer applies (its call undone) is kept
+                # beside the calls but changes nothing.
+                try:
+                    state.match.apply(r.event)
+                except REFUSALS:
+                    state.rulings.append(dict(self._ruling_json(r), applied=False))
+                    continue
+                state.rulings.append(dict(self._ruling_json(r), applied=True))
+                state.seqs.append(r.seq)
+                state.events.append(r.event)
             elif r.kind == "observation":
                 state.observations.append(dict(r.event, seq=r.seq, source=r.source, time=r.time))
             elif r.kind == "game":
@@ -316,8 +326,9 @@ class TableSession:
         return self.correct("replace", target, who, why, dict(old.event, card=code))
 
     def rule(self, hand: int, seat: int, trick: int, ruling: str, who: str, why: str) -> Row:
-        """The director accepts or rejects a renege call (or a suspicion). Recorded and shown beside the call; the
-        engine's score is not changed by it (a misread card is corrected by ``fix_card``, which re-judges)."""
+        """The director accepts or rejects a renege call (or a suspicion): logged first, then applied by the engine
+        (a rejected call is not scored, an accepted suspicion is, a finished hand is scored again) and shown beside
+        the call. A misread card is corrected by ``fix_card``, which re-judges."""
         with self.lock:
             state = self._need_match()
             if ruling not in ("accept", "reject"):
@@ -330,7 +341,15 @@ class TableSession:
                               status=404)
             body = {"event": "ruling", "hand": hand, "seat": seat, "trick": trick, "ruling": ruling}
             row = self.log.append(state.id, "director", who, "ruling", body, why)
-            state.rulings.append(dict(body, seq=row.seq, who=who, why=why))
+            try:
+                state.match.apply(body)
+            except REFUSALS as exc:
+                self._log_refusal(row, describe(exc))
+                self.current = self._rebuild_match(state.id, [r for r in self.log.rows() if r.match == state.id])
+                raise Refused(describe(exc), status=409) from None
+            state.rulings.append(dict(body, seq=row.seq, who=who, why=why, applied=True))
+            state.seqs.append(row.seq)
+            state.events.append(body)
             self._notify({"kind": "ruling", "seq": row.seq, "match": state.id, "event": body, "actor": who,
                           "why": why})
             return row
@@ -405,6 +424,17 @@ class TableSession:
                 entry = dict(j, hand=hand.number, proven=proven, established=r.established, evidence=evidence)
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
+                out.append(entry)
+            for j in hand.irregularities:  # a call the director rejected stays in view, marked so
+                if j.get("kind") != "renege rejected by the director":
+                    continue
+                failed_at = seq_of.get((j["seat"], j["card"])) if j.get("card") is not None else None
+                evidence = [] if failed_at is None else [{"seq": failed_at, "what": f"seat {j['seat']} played "
+                                                                                   f"{j['card']}"}]
+                entry = dict(j, hand=hand.number, proven=j.get("proof") is not None, established=True,
+                             evidence=evidence, rejected=True)
+                entry["rulings"] = [x for x in state.rulings
+                                    if (x["hand"], x["seat"], x["trick"]) == (hand.number, j["seat"], j["trick"])]
                 out.append(entry)
         return out
 
