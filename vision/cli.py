@@ -184,6 +184,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
     b.add_argument("--only", help="comma-separated deck names instead of the held-out set")
     b.add_argument("--skip-accuracy", action="store_true")
+    b.add_argument("--skip-speed", action="store_true", help="accuracy only: no timing, no play videos")
     b.add_argument("--json", help="also write the report to this file")
     b.set_defaults(func=cmd_bench)
 
@@ -241,8 +242,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not args.skip_accuracy:
             only = args.only.split(",") if args.only else None
             report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress)
-        report["timing"] = bench.timing(args.decks)
-        report["latency"] = bench.latency(args.decks)
+        if not args.skip_speed:
+            report["timing"] = bench.timing(args.decks)
+            report["latency"] = bench.latency(args.decks)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     text = json.dumps(report, indent=1)
