@@ -106,6 +106,20 @@ class SetupRequest(Strict):
     drew: Card | None = None
 
 
+class RefillRequest(Strict):
+    seat: Seat = Field(description="the seat asking for its refill")
+    count: Annotated[int, Field(ge=0, le=18)] | None = Field(
+        None, description="with the machine: how many cards to deal (default: the 6 - k due by RULINGS.md)")
+    cards: CardList | None = Field(None, max_length=18, description="dealt by hand: the cards drawn (null: not seen); "
+                                   "leave out to have the dealing machine deal them")
+
+
+class RobRequest(Strict):
+    seat: Seat | None = Field(None, description="default: the declarer (rob_to_partner: or the partner)")
+    cards: CardList | None = Field(None, max_length=18, description="dealt by hand: the rest of the pack (null: not "
+                                   "seen); leave out to have the dealing machine deal them")
+
+
 class PlayRequest(Strict):
     seat: Seat
     card: Card
@@ -452,6 +466,40 @@ def create_app(
         if bridge is None:
             raise HTTPException(409, "no dealing machine at this table: deal by hand (POST /api/deal, hands null)")
         seq = bridge.deal("dealer", "machine")
+        return Accepted(seq=seq, state=view(role))
+
+    def machine_or_hand(request: Request, what: str) -> Any:
+        bridge = request.app.state.dealer_bridge
+        if bridge is None:
+            raise HTTPException(409, f"no dealing machine at this table: post the {what}'s cards (null for each card "
+                                     "not seen)")
+        return bridge
+
+    @app.post("/api/pitch/refill", response_model=Accepted, responses=ERRORS | {503: {"model": ErrorBody}},
+              tags=["table"])
+    def pitch_refill(body: RefillRequest, request: Request, role: TableRole) -> Accepted:
+        """Pitch: a seat asks for its refill. Without ``cards``, the dealing machine deals them to the seat's pocket
+        (the 6 - k due, or ``count``) and a ``draw`` is recorded with the cards it read; with ``cards``, the refill
+        was dealt by hand."""
+        if body.cards is not None:
+            if body.count is not None and body.count != len(body.cards):
+                raise HTTPException(422, f"count: {body.count} but {len(body.cards)} cards given")
+            return submit(request, role, {"event": "draw", "seat": body.seat, "cards": body.cards})
+        seq = machine_or_hand(request, "refill").refill(body.seat, body.count)
+        return Accepted(seq=seq, state=view(role))
+
+    @app.post("/api/pitch/rob", response_model=Accepted, responses=ERRORS | {503: {"model": ErrorBody}},
+              tags=["table"])
+    def pitch_rob(body: RobRequest, request: Request, role: TableRole) -> Accepted:
+        """Pitch: the declarer robs the pack. Without ``cards``, the dealing machine deals the rest of the pack to
+        the seat's pocket and a ``rob`` is recorded with the cards it read; with ``cards``, it was dealt by hand."""
+        if body.cards is not None:
+            cur = session.current
+            seat = body.seat if body.seat is not None else getattr(cur.match.hand, "declarer", None) if cur else None
+            if seat is None:
+                raise HTTPException(409, "no declarer yet: the rob follows the declaration")
+            return submit(request, role, {"event": "rob", "seat": seat, "cards": body.cards})
+        seq = machine_or_hand(request, "rob").rob(body.seat)
         return Accepted(seq=seq, state=view(role))
 
     @app.post("/api/bid", response_model=Accepted, responses=ERRORS, tags=["table"])
