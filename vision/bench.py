@@ -1,10 +1,11 @@
 """Measurements: thresholds from a risk-coverage curve on the tuning decks, accuracy on held-out decks, speed.
 
 ``tune`` renders scenes of the tuning decks, reads them (enrolled mode with each deck's own enrollment; generic mode
-with corner templates of the *other* tuning decks, so that every generic read is of an unseen design) and picks
+with glyph templates of the *other* tuning decks, so that every generic read is of an unseen design) and picks
 the lowest thresholds with no wrong read, plus a safety gap; it writes ``vision/thresholds.json`` and the generic
-templates. ``bench`` then reads scenes of the held-out decks with those thresholds and reports, per deck and mode,
-the share of whole cards accepted and the wrong reads among the accepted ones.
+glyph templates (``vision/generic_glyphs.npz``). ``bench`` then reads scenes of the held-out decks with those
+thresholds and reports, per deck and mode, the share of whole cards accepted and the
+wrong reads among the accepted ones.
 """
 
 from __future__ import annotations
@@ -105,8 +106,9 @@ def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[rc.Threshold
     return rc.Thresholds(round(ts, 3), round(tm, 3)), curve
 
 
-def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print) -> dict:
-    """Measure the risk-coverage curves on the tuning decks and write the thresholds and generic templates."""
+def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print, generic_scenes: int = 150) -> dict:
+    """Measure the risk-coverage curves on the tuning decks and write the thresholds and generic templates
+    (``scenes`` per deck for the enrolled mode, ``generic_scenes`` for the generic reader)."""
     dirs = {d: os.path.join(decks_root, d) for d in TUNE_DECKS}
     for d in dirs.values():
         if not os.path.isdir(d):
@@ -130,7 +132,7 @@ def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print) 
     }
     with open(rc.THRESHOLDS_PATH, "w") as f:
         json.dump(result, f, indent=1)
-    result["generic"] = tune_generic(decks_root, scenes, progress)
+    result["generic"] = tune_generic(decks_root, generic_scenes, progress)
     return result
 
 

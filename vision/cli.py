@@ -176,6 +176,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
     t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     t.add_argument("--size", type=int, default=60, help="scenes per tuning deck (default 60)")
+    t.add_argument("--generic-size", type=int, default=150, help="scenes per tuning deck for the generic reader "
+                   "(default 150)")
     t.add_argument("--generic-only", action="store_true", help="only the generic (corner glyph) reader")
     t.set_defaults(func=cmd_tune)
 
@@ -223,9 +225,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
 
     try:
         if args.generic_only:
-            res = {"generic": bench.tune_generic(args.decks, args.size, _progress)}
+            res = {"generic": bench.tune_generic(args.decks, args.generic_size, _progress)}
         else:
-            res = bench.tune(args.decks, args.size, _progress)
+            res = bench.tune(args.decks, args.size, _progress, args.generic_size)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     print(json.dumps({k: ({kk: vv for kk, vv in v.items() if kk != "curve"} if isinstance(v, dict) else v)

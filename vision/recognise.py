@@ -3,9 +3,10 @@
 Pipeline: pale, unsaturated pixels (card faces) minus the edges inside them give one region per visible card face
 (a card lying on another is cut off by its rim); each region's outline is fitted with four lines -> a quad ->
 rectified to a canonical upright card in both 0 and 180 degree orientations. Enrolled mode compares the whole face
-and the corner index with the enrolled images by normalised cross-correlation; generic mode compares the corner index
-only, with the corners of the tuning decks. A read is accepted only when its score and its margin over the best other
-label clear thresholds measured on the tuning decks (``vision/thresholds.json``, written by ``cardref vision tune``).
+and the corner index with the enrolled images by normalised cross-correlation; generic mode reads the corner index
+glyph by glyph (``vision.glyphs``), with glyphs of the tuning decks. A read is accepted only when its score and its
+margin over the best other label clear thresholds measured on the tuning decks (``vision/thresholds.json``, written
+by ``cardref vision tune``).
 """
 
 from __future__ import annotations

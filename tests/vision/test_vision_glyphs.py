@@ -64,3 +64,14 @@ def test_generic_recogniser_never_reads_wrong_on_a_scene(tango):
             truth = [c.code for c in scene.cards if recognise._iou(r.quad, c.quad.astype(np.float32)) > 0.5]
             assert truth and truth[0] == r.code
             assert not r.joker
+
+
+def test_shipped_generic_templates_and_thresholds_belong_together():
+    import json
+
+    with open(recognise.THRESHOLDS_PATH) as f:
+        data = json.load(f)
+    assert data["generic"]["reader"] == "glyphs"
+    tpl = glyphs.GlyphTemplates.load()
+    assert set(tpl.decks) == {"anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"}
+    assert set(tpl.rank_label) == set(glyphs.RANKS) and set(tpl.suit_label) == set("SHDC")
