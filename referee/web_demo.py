@@ -168,6 +168,9 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
                 continue
             event, _ = scripted_event(hand, rng)
             path, body = endpoint(event)
+            if event["event"] in ("draw", "rob") and game == "pitch":
+                # The machine holds the pack: it deals the refill (the 6 - k due) or the rest to the seat's pocket.
+                path, body = f"/api/pitch/{'refill' if event['event'] == 'draw' else 'rob'}", {"seat": event["seat"]}
             r = client.post(path, json=body, headers=table)
             if r.status_code != 200:
                 raise RuntimeError(f"{path}: {r.status_code} {r.text}")
