@@ -49,6 +49,7 @@ def to_exchange(client, app, tokens, machine=True):
     return match.hand
 
 
+@pytest.mark.timeout(90)
 def test_the_machine_deals_the_refills_and_the_rob(tmp_path, key):
     app = create_app(tmp_path / "data", game="pitch")
     tokens = app.state.tokens
@@ -61,6 +62,8 @@ def test_the_machine_deals_the_refills_and_the_rob(tmp_path, key):
         assert len(dealt) == 36 and None not in dealt
         order = hand.draw_order()
         assert machine.status().hopper == 18
+        public_ws = client.websocket_connect(f"/ws?token={tokens['public']}")
+        public_ws.__enter__()
 
         # the rob waits for the refills; a draw the declarer asks is refused before the machine moves a card
         r = client.post("/api/pitch/rob", json={}, headers=table)
@@ -100,6 +103,16 @@ def test_the_machine_deals_the_refills_and_the_rob(tmp_path, key):
         assert sorted(dealt + drawn + robbed) == sorted(deck_for("pitch"))
         r = client.post("/api/pitch/rob", json={}, headers=table)
         assert r.status_code == 409
+        # the public WebSocket: the draws and the rob, none of their cards
+        seen = []
+        for _ in range(200):
+            seen.append(public_ws.receive_text())
+            if '"rob"' in seen[-1]:
+                break
+        public_ws.__exit__(None, None, None)
+        text = "".join(seen)
+        assert '"draw"' in text and '"rob"' in text
+        assert not any(f'"{c}"' in text for c in drawn + robbed)
 
         # the director sees the cards where they went
         director = client.get("/api/state", headers=auth(tokens, "director")).json()
