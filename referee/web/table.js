@@ -68,6 +68,8 @@ function seatValue() { return parseInt(document.getElementById("seat").value, 10
 function wire() {
   document.getElementById("deal-machine").onclick = () => send("/api/deal/machine", undefined);
   document.getElementById("deal-hand").onclick = () => send("/api/deal", { hands: null });
+  document.getElementById("refill-machine").onclick = () => send("/api/pitch/refill", { seat: seatValue() });
+  document.getElementById("rob-machine").onclick = () => send("/api/pitch/rob", {});
   document.getElementById("send-bid").onclick = () =>
     send("/api/bid", { seat: seatValue(), bid: document.getElementById("bid").value });
   document.getElementById("send-declare").onclick = () => {

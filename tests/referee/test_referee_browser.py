@@ -83,3 +83,33 @@ def test_renege_alert_appears_on_the_table_page(server, tmp_path):
     # The service prints no card: its output is a log an operator or anyone at the screen can read.
     printed = "".join(line for line in server.output if "token=" not in line)
     assert not set(re.findall(r"\b(?:[2-9TJQKA][SHDC]|BJ|LJ)\b", printed)), printed
+
+
+def test_the_pitch_machine_buttons_call_the_service(tmp_path):
+    """The table page's refill / rob buttons reach /api/pitch/*: with no machine at this table, the page shows the
+    service's answer (post the cards by hand)."""
+    server = Server(tmp_path / "data", "pitch")
+    server.start()
+    try:
+        tokens = tokens_of(server.data)
+        r = httpx.post(f"{server.url}/api/matches", json={"game": "pitch"}, timeout=10,
+                       headers={"Authorization": "Bearer " + tokens["director"]})
+        assert r.status_code == 200, r.text
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                page = browser.new_page()
+                page.goto(f"{server.url}/table?token={tokens['table']}")
+                page.wait_for_selector("#conn.ok", timeout=15000)
+                page.wait_for_selector("#seat option", state="attached", timeout=15000)
+                page.click("#refill-machine")
+                page.wait_for_function("document.getElementById('error').textContent.includes('no dealing machine')",
+                                       timeout=15000)
+                assert "refill" in page.inner_text("#error")
+                page.click("#rob-machine")
+                page.wait_for_function("document.getElementById('error').textContent.includes(\"rob's cards\")",
+                                       timeout=15000)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
