@@ -126,9 +126,10 @@ class DealerBridge:
     def _run(self, command: Any, pocket: int, n: int, actor: str) -> list[str | None]:
         from firmware_bridge.errors import DealerError
 
+        faults: tuple[type[BaseException], ...] = (DealerError, *MACHINE_FAULTS)
         try:
             result = command()
-        except (DealerError, *MACHINE_FAULTS) as exc:
+        except faults as exc:
             self.session.set_device("dealer", "lost", "dealer", actor, f"the dealing machine failed: {exc}")
             raise Refused(f"the dealing machine failed ({exc}); take the cards from the machine and post them "
                           f"with cards (null for each card not seen)", status=503) from None
