@@ -26,10 +26,10 @@ class UserError(Exception):
     """An error caused by the user's input: printed as one clear line, never as a traceback."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardref", description="An automatic referee for a real card table.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -40,8 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, modules: Sequence[str] = COMMAND_MODULES) -> int:
+    """Run one command; ``modules``: the parts whose commands are offered (all of them by default)."""
+    parser = build_parser(modules)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -180,18 +180,9 @@ def cmd_soak(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """``python -m referee.service_cli serve ...``: the service alone, without loading the other parts' commands
     (the camera's imports take seconds; a restart after a power cut should not)."""
-    from referee.cli import UserError
+    from referee.cli import main as cardref_main
 
-    parser = argparse.ArgumentParser(prog="cardref")
-    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except UserError as exc:
-        print(f"cardref: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return cardref_main(argv, modules=("referee.service_cli",))
 
 
 if __name__ == "__main__":
