@@ -120,22 +120,13 @@ class BidEuchreHand(Hand):
     def _apply_declare(self, event: dict[str, Any]) -> None:
         """RULINGS.md: a trump suit, or with a bid of 4, 5 or 6 no-trump high or low; single and double name
         a trump suit."""
-        self._need(DECLARE, "declare")
-        seat = self._seat(event)
-        if seat != self.declarer:
-            raise IllegalEvent(f"seat {seat} declares, but the declarer is seat {self.declarer}")
-        trump = event.get("trump")
+        trump = self._declaration(event)
         if trump is None:
             if self.contract not in ("4", "5", "6"):
                 raise IllegalEvent(f"no trump needs a bid of 4, 5 or 6, not {self.contract!r}")
-            direction = event.get("direction")
-            if direction not in ("high", "low"):
-                raise IllegalEvent("a no-trump declaration needs direction 'high' or 'low'")
-            self.direction = direction
+            self.direction = self._nt_direction(event)
         else:
-            if not isinstance(trump, str) or trump.upper() not in SUITS:
-                raise IllegalEvent(f"trump must be one of S H D C, not {trump!r}")
-            self.trump = SUITS.index(trump.upper())
+            self.trump = self._trump_suit(trump)
         self._build_tables()
         if self.contract == "single":
             self.phase = EXCHANGE

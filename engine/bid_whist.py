@@ -196,24 +196,16 @@ class BidWhistHand(Hand):
 
     def _apply_declare(self, event: dict[str, Any]) -> None:
         """RULINGS.md: the declarer names trump for a high or low bid, or the direction for a no-trump bid."""
-        self._need(DECLARE, "declare")
-        seat = self._seat(event)
-        if seat != self.declarer:
-            raise IllegalEvent(f"seat {seat} declares, but the declarer is seat {self.declarer}")
-        trump = event.get("trump")
+        trump = self._declaration(event)
         if self.bid_kind == "no":
             if trump is not None:
                 raise IllegalEvent("a no-trump bid names no trump suit")
-            direction = event.get("direction")
-            if direction not in ("high", "low"):
-                raise IllegalEvent("a no-trump declaration needs direction 'high' or 'low'")
-            self.direction = direction
+            self.direction = self._nt_direction(event)
         else:
-            if not isinstance(trump, str) or trump.upper() not in SUITS:
-                raise IllegalEvent(f"trump must be one of S H D C for a {self.bid_kind} bid, not {trump!r}")
+            suit = self._trump_suit(trump, f" for a {self.bid_kind} bid")
             if event.get("direction", self.bid_kind) != self.bid_kind:
                 raise IllegalEvent(f"a {self.bid_kind} bid plays {self.bid_kind}")
-            self.trump = SUITS.index(trump.upper())
+            self.trump = suit
             self.direction = self.bid_kind
         self._build_tables()
         k = self.knowledge

@@ -317,6 +317,30 @@ class Hand:
     def _apply_declare(self, event: dict[str, Any]) -> None:
         raise NotImplementedError
 
+    def _declaration(self, event: dict[str, Any]) -> Any:
+        """What every declaration checks first: its phase and that the declarer makes it. Returns the ``trump``
+        given (a suit letter, or None for no trump)."""
+        self._need(DECLARE, "declare")
+        seat = self._seat(event)
+        if seat != self.declarer:
+            raise IllegalEvent(f"seat {seat} declares, but the declarer is seat {self.declarer}")
+        return event.get("trump")
+
+    @staticmethod
+    def _trump_suit(trump: Any, context: str = "") -> int:
+        """A declared trump suit (``S H D C``, any case) as a suit index."""
+        if not isinstance(trump, str) or trump.upper() not in SUITS:
+            raise IllegalEvent(f"trump must be one of S H D C{context}, not {trump!r}")
+        return SUITS.index(trump.upper())
+
+    @staticmethod
+    def _nt_direction(event: dict[str, Any]) -> str:
+        """A no-trump declaration's direction."""
+        direction = event.get("direction")
+        if direction not in ("high", "low"):
+            raise IllegalEvent("a no-trump declaration needs direction 'high' or 'low'")
+        return str(direction)
+
     def _legal_setup_events(self) -> list[dict[str, Any]]:
         raise NotImplementedError
 
@@ -559,7 +583,8 @@ class Hand:
         proven = [r for r in self.reneges if (r.seat, r.trick) == (seat, trick)]
         suspected = [r for r in self.suspicions if (r.seat, r.trick) == (seat, trick)]
         ended = [
-            i for i in self.irregularities
+            i
+            for i in self.irregularities
             if i.get("kind") == "suspected renege" and (i.get("seat"), i.get("trick")) == (seat, trick)
         ]
         if not proven and not suspected and not ended:

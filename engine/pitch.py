@@ -173,14 +173,7 @@ class PitchHand(Hand):
 
     def _apply_declare(self, event: dict[str, Any]) -> None:
         """RULINGS.md: the declarer names trump (five-handed: and calls a card)."""
-        self._need(DECLARE, "declare")
-        seat = self._seat(event)
-        if seat != self.declarer:
-            raise IllegalEvent(f"seat {seat} declares, but the declarer is seat {self.declarer}")
-        trump = event.get("trump")
-        if not isinstance(trump, str) or trump.upper() not in SUITS:
-            raise IllegalEvent(f"trump must be one of S H D C, not {trump!r}")
-        self.trump = SUITS.index(trump.upper())
+        self.trump = self._trump_suit(self._declaration(event))
         self._build_tables()
         if self.n_players == 5:
             call = event.get("call")
