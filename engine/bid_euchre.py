@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import (
     CODES,
@@ -18,10 +18,10 @@ from engine.cards import (
 )
 from engine.hand import BID, DECLARE, PLAY, Hand, IllegalEvent
 
-EXCHANGE = "exchange"
-LADDER = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 < single < double
+EXCHANGE: Final = "exchange"
+LADDER: Final = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 < single < double
 # After the first bid: pass, or any bid above the standing one (by the index of the next bid up).
-_BIDS_ON_OFFER = tuple(("pass",) + LADDER[i:] for i in range(len(LADDER) + 1))
+_BIDS_ON_OFFER: Final = tuple(("pass",) + LADDER[i:] for i in range(len(LADDER) + 1))
 
 
 class BidEuchreHand(Hand):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import (
     BJ,
@@ -19,11 +19,13 @@ from engine.cards import (
 )
 from engine.hand import BID, DECLARE, PLAY, Hand, IllegalEvent
 
-DISCARD = "discard"
-JOKER_SWAP = "joker_swap"
+DISCARD: Final = "discard"
+JOKER_SWAP: Final = "joker_swap"
 
-KINDS = ("high", "low", "no")
-KITTY, BOOK = 4, 5  # knowledge locations after the four seats
+KINDS: Final = ("high", "low", "no")
+# The knowledge locations after the four seats.
+KITTY: Final = 4
+BOOK: Final = 5
 
 
 def parse_bid(text: str) -> tuple[int, str]:

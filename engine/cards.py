@@ -8,22 +8,34 @@ and the Little Joker 53. Codes on the outside are always the canonical strings (
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SUITS = "SHDC"
-RANKS = "23456789TJQKA"
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-NO_SUIT = 4  # a joker at no trump belongs to no suit (RULINGS.md, Bid Whist, "Jokers at no trump")
+# Final: a compiled build inlines these (or keeps them in C statics) instead of looking them up by name.
+SUITS: Final = "SHDC"
+RANKS: Final = "23456789TJQKA"
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
+NO_SUIT: Final = 4  # a joker at no trump belongs to no suit (RULINGS.md, Bid Whist, "Jokers at no trump")
 
-BJ = 52
-LJ = 53
-N_CARDS = 54
-JOKERS = (BJ, LJ)
-JOKER_MASK = (1 << BJ) | (1 << LJ)
+BJ: Final = 52
+LJ: Final = 53
+N_CARDS: Final = 54
+JOKERS: Final = (BJ, LJ)
+JOKER_MASK: Final = (1 << BJ) | (1 << LJ)
 
-R2, R3, R9, RT, RJ, RQ, RK, RA = 0, 1, 7, 8, 9, 10, 11, 12
+R2: Final = 0
+R3: Final = 1
+R9: Final = 7
+RT: Final = 8
+RJ: Final = 9
+RQ: Final = 10
+RK: Final = 11
+RA: Final = 12
 
-CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("BJ", "LJ")
-_BY_CODE: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+CODES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS) + ("BJ", "LJ")
+_BY_CODE: Final[dict[str, int]] = {code: i for i, code in enumerate(CODES)}
 
 
 class CardError(ValueError):
@@ -90,9 +102,9 @@ def lowest(m: int) -> int:
     return (m & -m).bit_length() - 1
 
 
-SUIT_MASKS: tuple[int, ...] = tuple(mask(range(s * 13, s * 13 + 13)) for s in range(4))
-FULL_DECK_MASK = (1 << N_CARDS) - 1  # 52 + two jokers (Bid Whist, Pitch)
-EUCHRE_DECK_MASK = mask(make(r, s) for s in range(4) for r in (R9, RT, RJ, RQ, RK, RA))  # 24 cards
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(mask(range(s * 13, s * 13 + 13)) for s in range(4))
+FULL_DECK_MASK: Final = (1 << N_CARDS) - 1  # 52 + two jokers (Bid Whist, Pitch)
+EUCHRE_DECK_MASK: Final = mask(make(r, s) for s in range(4) for r in (R9, RT, RJ, RQ, RK, RA))  # 24 cards
 
 
 def deck(mask_: int) -> list[int]:

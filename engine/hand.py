@@ -13,17 +13,22 @@ card the seat is known not to hold, an event of the wrong phase) raises ``Illega
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import BJ, CODES, LJ, NO_SUIT, SUITS, card, codes_of, lowest
 from engine.knowledge import Knowledge, KnowledgeError
 
-SEAT_NAMES = ["seat 0", "seat 1", "seat 2", "seat 3", "seat 4"]
-CHANCE = -1  # the deal is the table's (or the dealing machine's) move
-TERMINAL = -4
+SEAT_NAMES: Final = ["seat 0", "seat 1", "seat 2", "seat 3", "seat 4"]
+CHANCE: Final = -1  # the deal is the table's (or the dealing machine's) move
+TERMINAL: Final = -4
 
-# Phases shared by all games; games add their own between DECLARE and PLAY.
-DEAL, BID, DECLARE, PLAY, DONE = "deal", "bid", "declare", "play", "done"
+# Phases shared by all games; games add their own between DECLARE and PLAY. Final: a compiled build inlines
+# them rather than looking each one up by name on every call.
+DEAL: Final = "deal"
+BID: Final = "bid"
+DECLARE: Final = "declare"
+PLAY: Final = "play"
+DONE: Final = "done"
 
 
 # Bids and declarations on offer, by ``Hand._offer_key()``: a few hundred entries at most.

@@ -7,7 +7,7 @@ cards is out; a player skipped while still holding a trump, or who plays a non-t
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import (
     BJ,
@@ -31,7 +31,7 @@ from engine.cards import (
 )
 from engine.hand import BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
 
-EXCHANGE = "exchange"
+EXCHANGE: Final = "exchange"
 
 
 def trump_order(trump: int, points: int) -> tuple[list[int], dict[int, int]]:
