@@ -422,9 +422,15 @@ class Hand:
         if self.suspicions:
             self._resolve_suspicions(seat, c)
         if k.exact:
-            k.possible[seat] ^= bit
-            k.certain[seat] ^= bit
-            k.count[seat] -= 1
+            # Knowledge.leave, inlined: the common case of every simulation. While the knowledge is exact the
+            # possible and certain lists are usually one list (see Knowledge), so one write updates both.
+            certain = k.certain
+            certain[seat] = certain[seat] ^ bit
+            possible = k.possible
+            if possible is not certain:
+                possible[seat] = possible[seat] ^ bit
+            count = k.count
+            count[seat] = count[seat] - 1
         else:
             k.leave(seat, c)
         if self.reneges or self.suspicions:
@@ -436,17 +442,18 @@ class Hand:
         if len(t.cards) == len(self.active):
             self._finish_trick()
         elif seat == self.turn:
-            # Every seat from the leader up to this one has played: the turn moves on from here.
+            # Every seat from the leader up to this one has played: the turn moves on to the first active seat
+            # after this one (clockwise) that has not played.
             n = self.n_players
             played = t.played
-            active = self.active
-            s = seat
-            for _ in range(n):
-                s = s + 1 if s + 1 < n else 0
-                if not played >> s & 1 and s in active:
-                    self.turn = s
-                    return
-            self.turn = self.play_turn()
+            nxt = -1
+            gap = n
+            for s in self.active:
+                if not played >> s & 1:
+                    d = s - seat if s > seat else s - seat + n
+                    if d < gap:
+                        nxt, gap = s, d
+            self.turn = nxt if nxt >= 0 else self.play_turn()
 
     def _resolve_joker(self, seat: int, c: int) -> int:
         """``jokers_distinct = false`` (RULINGS.md, Pitch; Bid Whist by the same rule): the two jokers cannot be

@@ -11,6 +11,10 @@ Seen cards (played, discarded face up, burned) leave every location. Deductions 
 ones: a card possible in one place only is certainly there; a location whose count is filled by its certain
 cards can hold nothing else; a location with exactly as many possible cards as its count holds them all.
 A contradiction means the record cannot have happened.
+
+While every card's place is known (``exact``), a location's possible cards are its certain cards, and the two
+lists may be one list object (a play then costs one write, not two): code that changes one list in place
+without the same change to the other calls ``_unshare()`` first. Readers never need to care.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class Knowledge:
         self.certain = certain
         self.count = count
         if not unknown_at:
-            self.possible = certain[:]
+            self.possible = certain  # one list while exact (see the module's docstring)
             self.exact = True
             return
         pool = universe & ~known_all
@@ -88,8 +92,9 @@ class Knowledge:
             raise KnowledgeError(f"{self.names[loc]} cannot hold {CODES[c]}")
         self.count[loc] -= 1
         if self.exact:
-            self.possible[loc] ^= bit
             self.certain[loc] ^= bit
+            if self.possible is not self.certain:
+                self.possible[loc] ^= bit
             return
         keep = ~bit
         self.possible = [p & keep for p in self.possible]
@@ -107,14 +112,18 @@ class Knowledge:
         if c is not None:
             bit = 1 << c
             keep = ~bit
+            if self.exact:  # a known card moved between known places: nothing new to conclude
+                certain = [p & keep for p in self.certain]
+                certain[dst] |= bit
+                self.certain = self.possible = certain
+                return
             self.possible = [p & keep for p in self.possible]
             self.certain = [p & keep for p in self.certain]
             self.possible[dst] |= bit
             self.certain[dst] |= bit
-            if self.exact:  # a known card moved between known places: nothing new to conclude
-                return
         else:
             # One unknown card of src's moved: each of src's cards may now be in either place.
+            self._unshare()
             self.possible[dst] |= self.possible[src]
             self.certain[src] = 0
             self.exact = False
@@ -122,17 +131,26 @@ class Knowledge:
 
     def merge(self, src: int, dst: int) -> None:
         """Every card of ``src`` joins ``dst`` (the declarer takes the kitty into hand)."""
+        self._unshare()
         self.count[dst] += self.count[src]
         self.possible[dst] |= self.possible[src]
         self.certain[dst] |= self.certain[src]
         self.count[src] = 0
         self.possible[src] = 0
         self.certain[src] = 0
-        if not self.exact:
+        if self.exact:
+            self.possible = self.certain
+        else:
             self.propagate()
+
+    def _unshare(self) -> None:
+        """Give possible and certain a list each, before a change that applies to one of them only."""
+        if self.possible is self.certain:
+            self.possible = self.certain[:]
 
     def propagate(self) -> None:
         """Draw every sound conclusion; raise KnowledgeError on a contradiction."""
+        self._unshare()
         possible, certain, count = self.possible, self.certain, self.count
         n = len(possible)
         changed = True
