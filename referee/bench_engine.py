@@ -1,9 +1,10 @@
 """``cardref bench engine``: random full deals per second, with full legality and renege checking, beside
 OpenSpiel's ``euchre`` and ``spades`` measured in the same run (the machines are noisy: compare ratios).
 
-A deal is one hand from the shuffle to the score: a random deal, random legal bids and declarations, every
-setup step, and random legal plays, each applied through the engine's checks (possession, turn, follow
-suit and the renege proof). OpenSpiel is driven the same way through its Python API: chance outcomes and
+A deal is one hand from the shuffle to the score: a random deal (the engine's ``deal_shuffled``, handed to
+``Hand.deal`` as a table's deal would be), random legal bids and declarations, every setup step, and random
+legal plays, each applied through the engine's checks (possession, turn, follow suit and the renege proof).
+OpenSpiel is driven the same way through its Python API: chance outcomes (its deal, one card at a time) and
 random legal actions until the state is terminal. Both drivers pick uniformly with the same one-line
 ``seq[int(random() * len(seq))]``: ``random.choice`` is interpreted Python that would otherwise cost more than
 either engine, and OpenSpiel, taking twice as many actions per deal, would pay for it twice.
@@ -27,7 +28,7 @@ from engine.cards import cards_of
 from engine.hand import BID, DONE, PLAY, Hand
 from engine.match import hand_class
 from engine.options import validate
-from engine.shuffle import shuffle
+from engine.shuffle import deal_shuffled
 
 CONTENDERS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("bid_euchre", {}),
@@ -50,19 +51,13 @@ def deal_runner(game: str, options: dict[str, Any], seed: int = 1) -> Callable[[
     rand = rng.random
     probe: Hand = cls(opts, 0)
     deck = cards_of(cls.deck_mask)
-    cuts: list[tuple[int, int]] = []
-    start = 0
-    for n in probe.deal_sizes():
-        cuts.append((start, start + n))
-        start += n
+    sizes = probe.deal_sizes()
     counter = [0]
 
     def one_deal() -> None:
         hand = cls(opts, counter[0] % probe.n_players)
         counter[0] += 1
-        cards = deck[:]
-        shuffle(cards, rng)
-        hand.deal([cards[a:b] for a, b in cuts])  # type: ignore[misc]
+        hand.deal(deal_shuffled(deck, sizes, rng))
         phase = hand.phase
         while phase != DONE:
             if phase == PLAY:
