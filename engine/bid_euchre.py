@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, ClassVar, Final
 
 from engine.cards import (
@@ -22,6 +21,8 @@ EXCHANGE: Final = "exchange"
 LADDER: Final = ("3", "4", "5", "6", "single", "double")  # RULINGS.md: 3 < 4 < 5 < 6 < single < double
 # After the first bid: pass, or any bid above the standing one (by the index of the next bid up).
 _BIDS_ON_OFFER: Final = tuple(("pass",) + LADDER[i:] for i in range(len(LADDER) + 1))
+# Each bid's place on the ladder, pass -1: one look-up for a bid in the usual spelling.
+_RANK: Final[dict[str, int]] = {"pass": -1, **{b: i for i, b in enumerate(LADDER)}}
 
 
 class BidEuchreHand(Hand):
@@ -63,17 +64,18 @@ class BidEuchreHand(Hand):
         seat = self._check_seat(seat)
         if seat != self._to_act():
             raise IllegalEvent(f"seat {seat} bids out of turn: seat {self._to_act()} is to bid")
-        text = bid
-        if text not in LADDER and text != "pass":  # the usual spelling needs no clean-up
-            text = str(text).strip().lower()
-        if text == "pass":
+        rank = _RANK.get(bid, -2) if isinstance(bid, str) else -2  # the usual spelling needs no clean-up
+        if rank == -2:
+            text = str(bid).strip().lower()
+            rank = _RANK.get(text, -2)
+            if rank == -2:
+                raise IllegalEvent(f"bid {text!r} is not a Bid Euchre bid ({', '.join(LADDER)} or pass)")
+        text = LADDER[rank] if rank >= 0 else "pass"
+        if rank < 0:
             if not self.bids:
                 raise IllegalEvent("the player under the gun must bid at least 3")
             self.bids.append((seat, "pass"))
         else:
-            if text not in LADDER:
-                raise IllegalEvent(f"bid {text!r} is not a Bid Euchre bid ({', '.join(LADDER)} or pass)")
-            rank = LADDER.index(text)
             if rank <= self.high:
                 raise IllegalEvent(f"bid {text!r} does not beat the standing bid {LADDER[self.high]!r}")
             self.high = rank
@@ -136,7 +138,12 @@ class BidEuchreHand(Hand):
             self._begin_play()
 
     def _build_tables(self) -> None:
-        self.eff, self.power, self.suit_masks = _tables(self.trump, self.direction == "low")
+        low = self.direction == "low"
+        key = (4 if self.trump is None else self.trump) * 2 + low
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = _tables(self.trump, low)
+        self.eff, self.power, self.suit_masks = tables
 
     def _apply_exchange(self, event: dict[str, Any]) -> None:
         """RULINGS.md, single: the declarer passes one card face down to the partner, who passes one back
@@ -232,7 +239,11 @@ class BidEuchreHand(Hand):
         return None
 
 
-@functools.cache
+# The tables of each declaration, by ``(trump or 4) * 2 + low``: made once, shared by every hand (never
+# written: Bid Euchre has no jokers to re-rank).
+_TABLES: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+
 def _tables(trump: int | None, low: bool) -> tuple[list[int], list[int], list[int]]:
     """RULINGS.md: trump order right bower, left bower, A K Q T 9, the left bower a trump for every
     purpose; plain suits A K Q J T 9; no-trump low 9 T J Q K A.

@@ -46,6 +46,9 @@ def card(code: str) -> int:
     """Parse a card code; accepts ``10H`` and lower case (CONVENTIONS.md "Cards")."""
     if not isinstance(code, str):
         raise CardError(f"a card must be a string like 'TH', not {code!r}")
+    found = _BY_CODE.get(code)  # the canonical spelling needs no clean-up
+    if found is not None:
+        return found
     text = code.strip().upper()
     if text.startswith("10"):
         text = "T" + text[2:]

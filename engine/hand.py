@@ -34,6 +34,16 @@ DONE: Final = "done"
 # Bids and declarations on offer, by ``Hand._offer_key()``: a few hundred entries at most.
 _OFFERS: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
 
+# Every (seat, card) entry of ``Trick.cards``, made once: tuples cannot change, so tricks share them and a play
+# allocates nothing for its entry. Typed Any so that a compiled build keeps the tuple as it is (a typed pair
+# would be unpacked and packed again, into a new tuple).
+_PLAYED: Final[tuple[Any, ...]] = tuple((s, c) for s in range(5) for c in range(54))
+# The tables of a hand not yet declared, and the seats of a trick not yet finished: never written, replaced.
+_NO_TABLE: Final[list[int]] = []
+_NO_SEATS: Final[list[int]] = []
+_SEATS: Final = [0, 1, 2, 3, 4]
+_SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
+
 
 class IllegalEvent(ValueError):
     """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
@@ -74,7 +84,9 @@ class Trick:
         self.cards: list[tuple[int, int]] = []  # (seat, card) in the order played
         self.played = 0  # bit s set: seat s has played to this trick
         self.led = led  # the suit to follow; -1 until set (a joker led at no trump sets none)
-        self.active: list[int] = []  # the seats that played to it, as they stood when it was finished
+        # The seats that played to it, as they stood when it was finished (set then: until then one shared
+        # empty list, never written; finishing the trick replaces it).
+        self.active: list[int] = _NO_SEATS
 
     def seats(self) -> list[int]:
         return [s for s, _ in self.cards]
@@ -108,7 +120,7 @@ class Hand:
         self.knowledge: Knowledge | None = None
         self.tricks: list[Trick] = []
         self.trick: Trick | None = None
-        self.active: list[int] = list(range(self.n_players))  # seats that play to tricks
+        self.active: list[int] = _SEATS[: self.n_players]  # seats that play to tricks
         self.first_joker: int | None = None  # with jokers alike, the joker that ranks high (the first played)
         self.turn = 0  # the seat on turn in the current trick (kept up to date by play)
         self.taken = [0, 0]  # tricks (or books) per side as played, before penalties
@@ -119,8 +131,8 @@ class Hand:
         self.final_taken: list[int] | None = None
         self.events: list[dict[str, Any]] = []
         # Per-declaration tables: the suit a card follows as, and its power in a trick.
-        self.eff: list[int] = []
-        self.power: list[int] = []
+        self.eff: list[int] = _NO_TABLE
+        self.power: list[int] = _NO_TABLE
         self.suit_masks: list[int] = [0, 0, 0, 0, 0]
 
     # ---------------------------------------------------------------- the common interface
@@ -334,6 +346,10 @@ class Hand:
     @staticmethod
     def _trump_suit(trump: Any, context: str = "") -> int:
         """A declared trump suit (``S H D C``, any case) as a suit index."""
+        if isinstance(trump, str):
+            found = _SUIT_INDEX.get(trump)
+            if found is not None:
+                return found
         if not isinstance(trump, str) or trump.upper() not in SUITS:
             raise IllegalEvent(f"trump must be one of S H D C{context}, not {trump!r}")
         return SUITS.index(trump.upper())
@@ -364,13 +380,16 @@ class Hand:
         t = self.trick
         assert t is not None
         n = self.n_players
-        active = self.active
-        s = t.leader
-        for _ in range(n):
-            if s in active and not t.played >> s & 1:
-                return s
-            s = (s + 1) % n
-        return t.leader
+        played = t.played
+        leader = t.leader
+        best = leader
+        gap = n
+        for s in self.active:
+            if not played >> s & 1:
+                d = s - leader if s >= leader else s - leader + n
+                if d < gap:
+                    best, gap = s, d
+        return best
 
     def legal_plays(self) -> list[int]:
         """Cards the seat on turn may legally play (its certain cards; all possible ones if unknown)."""
@@ -435,7 +454,7 @@ class Hand:
             k.leave(seat, c)
         if self.reneges or self.suspicions:
             self._mark_established(seat)
-        t.cards.append((seat, c))
+        t.cards.append(_PLAYED[seat * 54 + c])
         t.played |= 1 << seat
         if t.led < 0 and self.eff[c] != NO_SUIT:
             t.led = self.eff[c]
@@ -641,21 +660,26 @@ class Hand:
     def trick_winner(self, t: Trick) -> int:
         """The highest trump wins, or else the highest card of the suit led (RULINGS.md, each game's play)."""
         best_seat, best = t.cards[0][0], -1
-        power, eff, trump, led = self.power, self.eff, self.trump, t.led
+        power, eff, led = self.power, self.eff, t.led
+        trump = -1 if self.trump is None else self.trump
         for seat, c in t.cards:
             e = eff[c]
-            if e == led or (trump is not None and e == trump):
+            if e == led or e == trump:
                 p = power[c]
                 if p > best:
                     best_seat, best = seat, p
         return best_seat
 
     def _credit_trick(self, t: Trick, winner: int) -> None:
-        self.taken[self.side_of(winner)] += 1
+        taken = self.taken
+        side = self.side_of(winner)
+        taken[side] = taken[side] + 1
 
     def _uncredit_trick(self, t: Trick, winner: int) -> None:
         """Undo ``_credit_trick`` (a finished trick opened again to take a card back)."""
-        self.taken[self.side_of(winner)] -= 1
+        taken = self.taken
+        side = self.side_of(winner)
+        taken[side] = taken[side] - 1
 
     def _next_leader(self, winner: int) -> int:
         return winner
