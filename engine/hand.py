@@ -32,7 +32,7 @@ DONE: Final = "done"
 
 
 # Bids and declarations on offer, by ``Hand._offer_key()``: a few hundred entries at most.
-_OFFERS: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_OFFERS: Final[dict[tuple[Any, ...], list[dict[str, Any]]]] = {}
 
 # Every (seat, card) entry of ``Trick.cards``, made once: tuples cannot change, so tricks share them and a play
 # allocates nothing for its entry. Typed Any so that a compiled build keeps the tuple as it is (a typed pair

@@ -19,7 +19,12 @@ without the same change to the other calls ``_unshare()`` first. Readers never n
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.cards import CODES
+
+# Cards in each deck (by its mask): a compiled build calls int.bit_count as a Python method, once per deck here.
+_DECK_SIZE: Final[dict[int, int]] = {}
 
 
 class KnowledgeError(ValueError):
@@ -56,8 +61,11 @@ class Knowledge:
             certain.append(m)
             count.append(len(cards))
             total += len(cards)
-        if total != universe.bit_count():
-            raise KnowledgeError(f"{total} cards dealt, the deck has {universe.bit_count()}")
+        size = _DECK_SIZE.get(universe)
+        if size is None:
+            size = _DECK_SIZE[universe] = universe.bit_count()
+        if total != size:
+            raise KnowledgeError(f"{total} cards dealt, the deck has {size}")
         self.certain = certain
         self.count = count
         if not unknown_at:
