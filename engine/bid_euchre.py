@@ -29,6 +29,8 @@ class BidEuchreHand(Hand):
     game = "bid_euchre"
     deck_mask = EUCHRE_DECK_MASK
     EVENTS: ClassVar[dict[str, str]] = {**Hand.EVENTS, **{"exchange": "_apply_exchange", "fold": "_apply_fold"}}
+    # Each of these checks the whole event before it changes anything (Hand.apply needs no copy of the state).
+    CHECKED_FIRST: ClassVar[frozenset[str]] = frozenset(("deal", "bid", "declare", "exchange", "fold"))
 
     def __init__(self, options: dict[str, Any], dealer: int, number: int = 1) -> None:
         super().__init__(options, dealer, number)

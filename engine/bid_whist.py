@@ -308,18 +308,12 @@ class BidWhistHand(Hand):
             return
         # With unknown hands, the first play ends the swaps. RULINGS.md, nt_jokers = "swap": with the hands known
         # the referee knows which swaps were due; a joker left in a hand is for the director (the table did it:
-        # recorded, not refused). A refused first play must leave the hand as it was.
-        saved = (len(self.irregularities), self.swaps_left, self.phase, self.trick, self.turn)
+        # recorded, not refused). A refused first play leaves the hand as it was: Hand.apply puts it back.
         for j in self.swaps_left or []:
             self.irregularities.append({"kind": "joker not swapped", "seat": self._joker_holder(j), "card": CODES[j]})
         self.swaps_left = [] if self.swaps_left is not None else None
         self.start_play(self.declarer)  # type: ignore[arg-type]
-        try:
-            super()._apply_play(event)
-        except IllegalEvent:
-            n, self.swaps_left, self.phase, self.trick, self.turn = saved
-            del self.irregularities[n:]
-            raise
+        super()._apply_play(event)
 
     # ---------------------------------------------------------------- scoring
 

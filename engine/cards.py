@@ -42,8 +42,9 @@ class CardError(ValueError):
     """A card code that is not a card."""
 
 
-def card(code: str) -> int:
-    """Parse a card code; accepts ``10H`` and lower case (CONVENTIONS.md "Cards")."""
+def card(code: object) -> int:
+    """Parse a card code; accepts ``10H`` and lower case (CONVENTIONS.md "Cards"). Anything else is a CardError
+    (typed ``object`` so that a compiled build checks it here, not with a TypeError at the call)."""
     if not isinstance(code, str):
         raise CardError(f"a card must be a string like 'TH', not {code!r}")
     found = _BY_CODE.get(code)  # the canonical spelling needs no clean-up

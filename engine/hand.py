@@ -45,6 +45,47 @@ _SEATS: Final = [0, 1, 2, 3, 4]
 _SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
 
 
+# ---- saving and restoring a hand's state around an event that may be refused (Hand.apply)
+
+_STATE_NAMES: Final[dict[type, tuple[str, ...]]] = {}
+_NOT_STATE: Final = frozenset(("options", "events", "__dict__", "__weakref__"))
+
+
+def _contents(value: Any) -> Any:
+    """What is inside a mutable value, copied (one level: the tricks, calls and irregularities in a list are
+    not changed by a refused event, only which of them the list holds). None for a value that cannot change."""
+    if isinstance(value, list):
+        return value.copy()
+    if isinstance(value, (dict, set)):
+        return value.copy()
+    if isinstance(value, Knowledge):
+        lists = (value.possible, value.certain, value.count)
+        return lists, tuple(x.copy() for x in lists), value.exact
+    if isinstance(value, Trick):
+        return (value.leader, value.cards, value.cards.copy(), value.played, value.led, value.active)
+    return None
+
+
+def _put_back(value: Any, inside: Any) -> None:
+    """Undo any change to ``value`` since ``_contents(value)`` returned ``inside``."""
+    if inside is None:
+        return
+    if isinstance(value, list):
+        value[:] = inside
+    elif isinstance(value, (dict, set)):
+        value.clear()
+        value.update(inside)
+    elif isinstance(value, Knowledge):
+        lists, were, value.exact = inside
+        for x, was in zip(lists, were, strict=True):
+            x[:] = was
+        value.possible, value.certain, value.count = lists
+    elif isinstance(value, Trick):
+        value.leader, cards, cards_were, value.played, value.led, value.active = inside
+        cards[:] = cards_were
+        value.cards = cards
+
+
 class IllegalEvent(ValueError):
     """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
 
@@ -104,6 +145,10 @@ class Hand:
         "play": "_apply_play",
         "retract": "_apply_retract",
     }
+    # Events whose methods check everything before they change anything, so that a refusal leaves the hand as
+    # it was without the copy ``apply`` makes of the state for the others (the refused-event property test holds
+    # each game to this list).
+    CHECKED_FIRST: ClassVar[frozenset[str]] = frozenset()
     n_players: int = 4
     deck_mask: ClassVar[int] = 0
 
@@ -172,10 +217,29 @@ class Hand:
         return (self.game, self.phase, self._to_act(), tuple(self.bids))
 
     def apply(self, event: dict[str, Any]) -> None:
-        """Apply one record event; raises IllegalEvent (naming the reason) if it cannot have happened."""
+        """Apply one record event; raises IllegalEvent (naming the reason) if it cannot have happened.
+
+        A refused event changes nothing (CONVENTIONS.md: it cannot have happened). A play in the play phase checks
+        everything before it changes anything, so it goes straight through: the hot path pays for no copy; so do
+        the game's ``CHECKED_FIRST`` events. Every other event (the deal, bids, declarations, the setup steps, a
+        first play that also ends the setup) is rare, and many change several things before they can be refused,
+        so the hand's state is saved first and put back on a refusal."""
         if not isinstance(event, dict):
             raise IllegalEvent(f"an event is a JSON object, not {type(event).__name__}")
         kind = event.get("event")
+        if (kind == "play" and self.phase == PLAY) or kind in self.CHECKED_FIRST:
+            self._dispatch(kind, event)
+        else:
+            saved = self._snapshot()
+            try:
+                self._dispatch(kind, event)
+            except IllegalEvent:
+                self._restore(saved)
+                raise
+        self.events.append(event)
+
+    def _dispatch(self, kind: Any, event: dict[str, Any]) -> None:
+        """Run the event's method; any refusal comes out as IllegalEvent."""
         try:
             # The common events are called directly (a compiled build calls them natively).
             if kind == "play":
@@ -191,9 +255,27 @@ class Hand:
                 getattr(self, name)(event)
         except KnowledgeError as exc:
             raise IllegalEvent(str(exc)) from None
-        except (KeyError, TypeError) as exc:
-            raise IllegalEvent(f"malformed {kind} event: {exc}") from None
-        self.events.append(event)
+        except (KeyError, TypeError) as err:  # its own name: a compiled build types a name by its first use
+            raise IllegalEvent(f"malformed {kind} event: {err}") from None
+
+    def _snapshot(self) -> list[tuple[str, Any, Any]]:
+        """The hand's state, to put back if the event is refused: each attribute's value (the object itself, so
+        that lists shared between attributes stay shared) and a copy of what is inside it. Every attribute, so a
+        new one is covered without a line here. The options and the event list never change on a refusal."""
+        names = _STATE_NAMES.get(type(self))
+        if names is None:
+            # A compiled build lists a native class's attributes in __mypyc_attrs__; plain Python has vars().
+            found: Any = getattr(type(self), "__mypyc_attrs__", None)
+            if found is None:
+                return [(n, v, _contents(v)) for n, v in vars(self).items() if n not in ("options", "events")]
+            names = _STATE_NAMES[type(self)] = tuple(n for n in found if n not in _NOT_STATE)
+        return [(n, v, _contents(v)) for n in names for v in (getattr(self, n),)]
+
+    def _restore(self, saved: list[tuple[str, Any, Any]]) -> None:
+        """Put back a ``_snapshot``: every attribute to the object it held, each object to what it held."""
+        for name, value, inside in saved:
+            _put_back(value, inside)
+            setattr(self, name, value)
 
     # ---------------------------------------------------------------- views
 

@@ -84,7 +84,9 @@ class Match:
                 self.hand_cls(self.options, (hand.dealer + 1) % self.n_players, len(self.hands) + 1).apply(event)
                 stop()
                 self._hand_done(hand)
-                if self.winner is not None:
+                # is_terminal(), not self.winner: the type checker still holds self.winner to None from the test
+                # above, and a compiled build would check that (and fail) on reading it here.
+                if self.is_terminal():
                     # That hand decided the match: the deal is accepted as its end (it is what ended it) and
                     # deals nothing. Refusing it would leave the live match over and its record (without the
                     # refused line) not over.

@@ -415,36 +415,6 @@ class PitchHand(Hand):
             self._begin_play()
         super()._apply_play(event)
 
-    def apply(self, event: dict[str, Any]) -> None:
-        """A refused event leaves the hand as it was (CONVENTIONS.md: it cannot have happened). The declaration,
-        the exchange and the first play change many things before they can be refused (a card the seat cannot
-        hold, the wrong card from the pack, a called card that is not a trump...), so their state is saved and
-        put back on a refusal; they are a few events per hand, the trick play keeps its fast path."""
-        if self.phase not in (DECLARE, EXCHANGE):
-            super().apply(event)
-            return
-        k = self.knowledge
-        assert k is not None
-        saved = (
-            (k.possible.copy(), k.certain.copy(), k.count.copy(), k.exact),
-            (self.trump, self.called, self.power.copy(), self.eff, self.trump_mask, self.suit_masks, self.values),
-            (self.pack_pos, self.drawn.copy(), self.robbed, self.called_holder, len(self.irregularities)),
-            (self.first_joker,),
-            (self.phase, self.trick, self.turn, self.active.copy(), set(self.out), self.taken.copy()),
-            (self.score, self.final_taken, self.reneges.copy(), self.suspicions.copy(), self.made, self.moon_result),
-        )
-        try:
-            super().apply(event)
-        except IllegalEvent:
-            k.possible, k.certain, k.count, k.exact = saved[0]
-            self.trump, self.called, self.power, self.eff, self.trump_mask, self.suit_masks, self.values = saved[1]
-            self.pack_pos, self.drawn, self.robbed, self.called_holder, n = saved[2]
-            del self.irregularities[n:]
-            (self.first_joker,) = saved[3]
-            self.phase, self.trick, self.turn, self.active, self.out, self.taken = saved[4]
-            self.score, self.final_taken, self.reneges, self.suspicions, self.made, self.moon_result = saved[5]
-            raise
-
     def _begin_play(self) -> None:
         if not self.robbed and self.pack_left():
             raise IllegalEvent("play starts before the rest of the pack was robbed")

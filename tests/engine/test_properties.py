@@ -864,17 +864,24 @@ def state_of(match: Match) -> str:
     """Everything a match holds, as text: its totals, and every attribute of its current hand (the knowledge,
     the tricks, the calls, the phase...), so that any change shows."""
 
+    def attributes(o) -> dict:
+        # A build compiled by mypyc has no instance __dict__: its classes list their attributes instead.
+        names = getattr(type(o), "__mypyc_attrs__", None)
+        if names is not None:
+            return {k: getattr(o, k, None) for k in names if not k.startswith("__")}
+        if hasattr(o, "__slots__"):
+            return {s: getattr(o, s, None) for s in o.__slots__}
+        return vars(o)
+
     def plain(o):
         if isinstance(o, set | frozenset):
             return sorted(o)
-        if hasattr(o, "__slots__"):
-            return {s: getattr(o, s, None) for s in o.__slots__}
-        if hasattr(o, "__dict__"):
-            return vars(o)
+        if hasattr(o, "__slots__") or hasattr(o, "__dict__") or hasattr(type(o), "__mypyc_attrs__"):
+            return attributes(o)
         return repr(o)
 
     hand = match.hand
-    fields = {k: v for k, v in vars(hand).items() if k not in ("options", "events") and not k.startswith("_")}
+    fields = {k: v for k, v in attributes(hand).items() if k not in ("options", "events") and not k.startswith("_")}
     head = {"scores": match.scores, "winner": match.winner, "hands": len(match.hands), "events": len(hand.events)}
     return json.dumps([head, fields], default=plain, sort_keys=True)
 
