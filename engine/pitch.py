@@ -268,6 +268,11 @@ class PitchHand(Hand):
             return out
         if self.phase == EXCHANGE:
             step = self._next_step()
+            if step is None and not self.robbed and self.pack_left():
+                # Hands not read: which cards each seat puts down and draws cannot be told, but the rob is still
+                # due, and play cannot start before it (RULINGS.md: the declarer takes the rest of the pack).
+                rest = self.pack_order[self.pack_pos :]
+                step = {"event": "rob", "seat": self.declarer, "cards": [None if c is None else CODES[c] for c in rest]}
             if step is None:
                 leader = self._first_leader_preview()
                 return [{"event": "play", "seat": leader, "card": CODES[c]} for c in self._plays_for(leader)]

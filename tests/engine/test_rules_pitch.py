@@ -468,6 +468,29 @@ def test_rob_to_partner():
     assert m.hands[0].score == [-4, 7]
 
 
+
+@pytest.mark.parametrize("options,robbers", [({}, [0]), ({"rob_to_partner": True}, [0, 2])])
+def test_hands_unknown_legal_events_offer_the_rob_not_a_play_before_it(options, robbers):
+    """RULINGS.md: the declarer "takes the whole rest of the pack" (``rob_to_partner``: or hands it to the partner)
+    before play; a play before the rob is refused. Hands and pack unread: which cards each seat puts down and
+    draws cannot be told, but the rob is still due, so ``legal_events()`` offers it (face down: cards null) and
+    no play; once robbed, it offers the declarer's lead, and each offer is accepted."""
+    m = new_match(STD_HANDS, STD_PACK, options=options, known=False)
+    bid(m, (0, "4"), (1, "pass"), (2, "pass"), (3, "pass"))
+    declare(m, 0, "H")
+    events = exchange_events(STD_HANDS, STD_PACK, "H", 0, 3, known=False)
+    rob_at = next(i for i, e in enumerate(events) if e["event"] == "rob")
+    apply_all(m, events[:rob_at])
+    offered = m.legal_events()
+    assert [(e["event"], e["seat"]) for e in offered] == [("rob", s) for s in robbers]
+    assert all(e["cards"] == [None] * 12 for e in offered)
+    m.apply(offered[-1])
+    assert m.hand.robbed and m.hand.pack_left() == 0
+    leads = m.legal_events()
+    assert leads and {(e["event"], e["seat"]) for e in leads} == {("play", 0)}
+    m.apply(leads[0])
+    assert m.hand.phase == "play" and len(m.hand.trick.cards) == 1
+
 def test_wrong_refill_count_is_an_irregularity():
     """RULINGS.md refill: each is dealt "6 - k cards". Seat 2 (4 trumps kept) takes 3 instead of 2: shown to the
     director as "wrong refill" (due 2, drew 3)."""
