@@ -482,7 +482,15 @@ class PitchHand(Hand):
             Renege(seat, len(self.tricks) + 1, c, led, lowest(held) if held else c, kind="non-trump played")
         )
 
-    def _plays_after_all(self, seat: int) -> None:
+    def _may_play(self, seat: int, c: int) -> bool:
+        """Whether ``seat`` may hold ``c`` (with jokers alike, either joker): what Hand.play checks, asked before a
+        play's special case changes anything, so that a play Hand.play will refuse changes nothing."""
+        k = self.knowledge
+        assert k is not None
+        may = k.possible[seat]
+        return bool(may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK))
+
+    def _plays_after_all(self, seat: int, c: int) -> None:
         """RULINGS.md, "Common to all games" (``renege_correctable``): a renege is established once the offender or
         its partner plays to the next trick; before that the director may let it be put right. A seat passed over
         in this trick that plays after all, before the trick is over, has not held out: it is not out, the call
@@ -491,6 +499,8 @@ class PitchHand(Hand):
         info = self.passed_over.get(seat)
         if info is None or info[0] != trick_no or not self.options["renege_correctable"]:
             return  # the seat is out: Hand.play refuses the card
+        if not self._may_play(seat, c):
+            return  # Hand.play refuses the card: nothing is put right
         del self.passed_over[seat]
         self.out.discard(seat)
         self.active = sorted(self.active + [seat])
@@ -513,8 +523,7 @@ class PitchHand(Hand):
         t = self.trick
         k = self.knowledge
         assert t is not None and k is not None
-        may = k.possible[seat]
-        if not (may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK)):
+        if not self._may_play(seat, c):
             return
         missing = [s for s in self.active if not t.played >> s & 1]
         staying = [s for s in self.active if s not in missing and k.count[s] > 0]
@@ -553,8 +562,7 @@ class PitchHand(Hand):
         k = self.knowledge
         assert t is not None and k is not None
         n = len(self.tricks)
-        may = k.possible[seat]
-        if not (may >> c & 1 or (c >= 52 and not self.options["jokers_distinct"] and may & JOKER_MASK)):
+        if not self._may_play(seat, c):
             return None  # Hand.play refuses the card
         lead = t.cards[0] if t.cards else None
         if lead is not None:
@@ -601,7 +609,7 @@ class PitchHand(Hand):
             early = self._late_to_the_last_trick(seat, c)
             t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
-            self._plays_after_all(seat)
+            self._plays_after_all(seat, c)
         if self.called is not None:
             before = (self.called_holder, len(self.irregularities))
             if (

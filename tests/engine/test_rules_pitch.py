@@ -666,6 +666,21 @@ def test_passed_over_seat_that_plays_in_the_same_trick_is_not_holding_out():
     assert h.reneges == [] and h.score == [-4, 7]
 
 
+
+def test_passed_over_seat_playing_a_card_it_cannot_hold_is_refused_and_changes_nothing():
+    """CONVENTIONS.md: a refused event changes nothing. Seat 1 is passed over in trick 1 (holding out, as above),
+    then "plays" the AS, which it cannot hold (seat 0 put it down): refused, and the hold-out call, the seats in
+    play and the out-of-turn bookkeeping stay as they were; its KH then comes back as in the test above."""
+    m = setup(STD_HANDS, STD_PACK)
+    h = m.hand
+    play(m, "0:AH 2:QH")
+    before = (renege_rows(h), list(h.active), set(h.out), dict(h.passed_over), list(h.irregularities), h.turn)
+    with pytest.raises(IllegalEvent):
+        play(m, "1:AS")
+    assert (renege_rows(h), list(h.active), set(h.out), dict(h.passed_over), list(h.irregularities), h.turn) == before
+    play(m, "1:KH")
+    assert h.reneges == [] and h.suspicions == [] and 1 in h.active
+
 @pytest.mark.parametrize("known", [True, False])
 def test_passed_over_seat_whose_card_comes_before_the_next_lead_is_not_holding_out(known):
     """The same when seat 1's card comes only after seats 2 and 3 have played (the trick looked complete without
