@@ -54,9 +54,13 @@ _NOT_STATE: Final = frozenset(("options", "events", "__dict__", "__weakref__"))
 def _contents(value: Any) -> Any:
     """What is inside a mutable value, copied (one level: the tricks, calls and irregularities in a list are
     not changed by a refused event, only which of them the list holds). None for a value that cannot change."""
+    if value is None or isinstance(value, int) or isinstance(value, str):  # most attributes: asked first
+        return None
     if isinstance(value, list):
         return value.copy()
-    if isinstance(value, (dict, set)):
+    if isinstance(value, dict):
+        return value.copy()
+    if isinstance(value, set):
         return value.copy()
     if isinstance(value, Knowledge):
         lists = (value.possible, value.certain, value.count)
@@ -258,24 +262,38 @@ class Hand:
         except (KeyError, TypeError) as err:  # its own name: a compiled build types a name by its first use
             raise IllegalEvent(f"malformed {kind} event: {err}") from None
 
-    def _snapshot(self) -> list[tuple[str, Any, Any]]:
-        """The hand's state, to put back if the event is refused: each attribute's value (the object itself, so
-        that lists shared between attributes stay shared) and a copy of what is inside it. Every attribute, so a
-        new one is covered without a line here. The options and the event list never change on a refusal."""
+    def _snapshot(self) -> list[Any]:
+        """The hand's state, to put back if the event is refused: the attribute names, then for each attribute
+        its value (the object itself, so that lists shared between attributes stay shared) and a copy of what is
+        inside it. Every attribute, so a new one is covered without a line here. The options and the event list
+        never change on a refusal."""
         names = _STATE_NAMES.get(type(self))
         if names is None:
-            # A compiled build lists a native class's attributes in __mypyc_attrs__; plain Python has vars().
+            # A compiled build lists a native class's attributes in __mypyc_attrs__; plain Python has vars()
+            # (read each time: an attribute may be added after __init__).
             found: Any = getattr(type(self), "__mypyc_attrs__", None)
             if found is None:
-                return [(n, v, _contents(v)) for n, v in vars(self).items() if n not in ("options", "events")]
-            names = _STATE_NAMES[type(self)] = tuple(n for n in found if n not in _NOT_STATE)
-        return [(n, v, _contents(v)) for n in names for v in (getattr(self, n),)]
+                names = tuple(n for n in vars(self) if n not in _NOT_STATE)
+            else:
+                names = _STATE_NAMES[type(self)] = tuple(n for n in found if n not in _NOT_STATE)
+        out: list[Any] = [None] * (2 * len(names) + 1)
+        out[0] = names
+        i = 1
+        for name in names:
+            value = getattr(self, name)
+            out[i] = value
+            out[i + 1] = _contents(value)
+            i += 2
+        return out
 
-    def _restore(self, saved: list[tuple[str, Any, Any]]) -> None:
+    def _restore(self, saved: list[Any]) -> None:
         """Put back a ``_snapshot``: every attribute to the object it held, each object to what it held."""
-        for name, value, inside in saved:
-            _put_back(value, inside)
+        i = 1
+        for name in saved[0]:
+            value = saved[i]
+            _put_back(value, saved[i + 1])
             setattr(self, name, value)
+            i += 2
 
     # ---------------------------------------------------------------- views
 
