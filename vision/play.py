@@ -5,7 +5,9 @@ anything moving?) and, once still, with the last still image of the table (did a
 change has settled does it run the recogniser, on a few consecutive still frames, and vote. Everything heavy happens
 a handful of times per card, so the per-frame work stays around a millisecond.
 
-What the engine knows can veto a read (``check``), never rescue an unsure one.
+What the engine knows can veto a read (``check``), never rescue an unsure one. The game's seat count (``seats``)
+picks the mat: a mat for another seat count is reported (``mat_mismatch``) and not used, so no card is put in front
+of a seat from the wrong mat's zones.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ SMALL = (160, 90)
 
 @dataclass
 class Event:
-    """``kind``: card_played, unsure_card, trick_gathered, camera_lost, camera_back, camera_moved, mat_missing."""
+    """``kind``: card_played, unsure_card, trick_gathered, camera_lost, camera_back, camera_moved, mat_missing,
+    mat_mismatch (the mat in view is for another seat count; ``detail`` names both), mat_found (the right mat is in
+    view again after a mismatch)."""
 
     kind: str
     frame: int
@@ -50,11 +54,13 @@ class _Track:
 @dataclass
 class PlayDetector:
     """Feed frames, get events. ``turn()`` names the seat on turn (for cards played to the centre);
-    ``check(seat, code)`` may refuse a read that the engine knows to be impossible."""
+    ``check(seat, code)`` may refuse a read that the engine knows to be impossible; ``seats`` is the game's number
+    of players (a number, or a callable asked as the game changes; None = take whichever mat is in view)."""
 
     recogniser: rc.Recogniser
     turn: Callable[[], int | None] | None = None
     check: Callable[[int | None, str], bool] | None = None
+    seats: int | Callable[[], int | None] | None = None
     still_frames: int = 3
     votes: int = 3
     max_ballots: int = 6
@@ -73,6 +79,7 @@ class PlayDetector:
     _lost: bool = False
     _roi: tuple[int, int, int, int] | None = None
     _since_check: int = 0
+    _mismatch: str = ""
 
     def feed(self, frame: np.ndarray | None) -> list[Event]:
         """One frame in (None when the camera gave nothing), the events it completes out."""
@@ -92,8 +99,12 @@ class PlayDetector:
         if self._lost:
             self._lost = False
             events.append(Event("camera_back", self.frame_no))
-        if self.calibration is None and self.frame_no % 15 == 0:
-            events += self._calibrate(frame, first=True)
+        if self.frame_no % 15 == 0:
+            want = self.wanted_seats()
+            if self.calibration is not None and want is not None and self.calibration.n_seats != want:
+                self.calibration = None  # the game changed to another seat count: its mat must be found anew
+            if self.calibration is None:
+                events += self._calibrate(frame, first=True)
         prev, self._prev = self._prev, small
         if prev is None:
             self._background = small
@@ -132,9 +143,19 @@ class PlayDetector:
         self._background = small
         return events
 
+    def wanted_seats(self) -> int | None:
+        """The game's seat count, if known."""
+        return self.seats() if callable(self.seats) else self.seats
+
     def _calibrate(self, frame: np.ndarray, first: bool) -> list[Event]:
         try:
-            cal = matlib.calibrate(frame)
+            cal = matlib.calibrate(frame, n_seats=self.wanted_seats())
+        except matlib.MatMismatch as exc:
+            self.calibration = None
+            if str(exc) == self._mismatch:
+                return []  # said once; the table is asked to change the mat, not told again every half second
+            self._mismatch = str(exc)
+            return [Event("mat_mismatch", self.frame_no, detail=str(exc))]
         except matlib.CalibrationError as exc:
             if first and self.frame_no == 0:
                 return [Event("mat_missing", self.frame_no, detail=str(exc))]
@@ -148,6 +169,9 @@ class PlayDetector:
                 return [Event("camera_moved", self.frame_no, detail=f"the mat moved {moved:.0f} px; recalibrated")]
             return []
         self.calibration = cal
+        if self._mismatch:
+            self._mismatch = ""
+            return [Event("mat_found", self.frame_no, detail=f"the {cal.n_seats}-seat mat is in view")]
         return []
 
     def _seat_of(self, quad: np.ndarray) -> tuple[int | None, bool]:

@@ -66,3 +66,54 @@ def test_engine_may_veto_a_read_but_never_rescue(tango, tango_deck):
     assert not [g for g in got if g.kind == "card_played"]
     unsure = [g for g in got if g.kind == "unsure_card"]
     assert unsure and "cannot hold" in unsure[0].detail
+
+
+FIVE_TRICK = [(2, "7H"), (3, "KH"), (4, "2C"), (0, "AD"), (1, "9S")]
+
+
+@pytest.mark.parametrize("to_centre", [False, True])
+def test_five_handed_trick_gives_the_right_seats_and_cards(tango, tango_deck, to_centre):
+    """Five-handed Pitch on the five-seat mat: cards in front of the seats are attributed by zone alone (no turn
+    given), cards played to the centre by the seat on turn."""
+    turn = [None]
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), seats=5,
+                            turn=(lambda: turn[0]) if to_centre else None)
+    truth, got = [], []
+    for frame, evs in synth.play_video(tango, [FIVE_TRICK], seed=4, seats=5, to_centre=to_centre, fps=15):
+        for e in evs:
+            truth.append(e)
+            if e.kind == "play":
+                turn[0] = e.seat
+        got += det.feed(frame)
+    assert det.calibration is not None and det.calibration.n_seats == 5
+    assert [(e.seat, e.code) for e in truth if e.kind == "play"] == FIVE_TRICK
+    plays = [(g.seat, g.code) for g in got if g.kind == "card_played"]
+    unsure = [g for g in got if g.kind == "unsure_card"]
+    # never a wrong card or seat; an unread card is unsure, and still put in front of the right seat
+    assert all(p in FIVE_TRICK for p in plays) and len(plays) == len(set(plays))
+    assert all(u.seat in [s for s, _ in FIVE_TRICK] for u in unsure)
+    assert len(plays) + len(unsure) == 5 and len(plays) >= 4
+    assert {s for s, _ in plays} | {u.seat for u in unsure} == {0, 1, 2, 3, 4}
+    assert [g.kind for g in got if g.kind == "trick_gathered"] == ["trick_gathered"]
+
+
+def test_detector_reports_the_mat_that_does_not_fit_the_game(tango_deck):
+    def background(n_seats):
+        rng = np.random.default_rng(9)
+        return np.clip(synth.table_background(rng, synth.camera_homography(rng, 0.05), n_seats), 0, 255).astype(
+            np.uint8)
+
+    game = [5]
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), seats=lambda: game[0])
+    four, five = background(4), background(5)
+    events = [e for _ in range(31) for e in det.feed(four)]
+    # said once, not every time the mat is looked for; the wrong mat's zones are not used
+    assert [e.kind for e in events] == ["mat_mismatch"]
+    assert "four-seat mat" in events[0].detail and "five players" in events[0].detail
+    assert det.calibration is None
+    events = [e for _ in range(15) for e in det.feed(five)]
+    assert [e.kind for e in events] == ["mat_found"] and det.calibration.n_seats == 5
+    # the game changes to four players: the five-seat mat no longer fits
+    game[0] = 4
+    events = [e for _ in range(15) for e in det.feed(five)]
+    assert [e.kind for e in events] == ["mat_mismatch"] and "five-seat mat" in events[0].detail
