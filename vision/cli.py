@@ -201,6 +201,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--skip-accuracy", action="store_true")
     b.add_argument("--skip-speed", action="store_true", help="accuracy only: no timing, no play videos")
     b.add_argument("--json", help="also write the report to this file")
+    b.add_argument("--latency-tricks", type=int, default=2, help="tricks per play video (2 videos per held-out deck, "
+                   "default 2)")
+    b.add_argument("--latency-seats", type=int, choices=(4, 5), default=4, help="players in the play videos (5: "
+                   "five-handed, on the five-seat mat)")
     b.set_defaults(func=cmd_bench)
 
 
@@ -264,7 +268,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress)
         if not args.skip_speed:
             report["timing"] = bench.timing(args.decks)
-            report["latency"] = bench.latency(args.decks)
+            report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,
+                                              progress=_progress)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     text = json.dumps(report, indent=1)
