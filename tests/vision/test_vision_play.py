@@ -117,3 +117,30 @@ def test_detector_reports_the_mat_that_does_not_fit_the_game(tango_deck):
     game[0] = 4
     events = [e for _ in range(15) for e in det.feed(five)]
     assert [e.kind for e in events] == ["mat_mismatch"] and "five-seat mat" in events[0].detail
+
+
+def test_a_court_card_landing_on_a_pile_is_read_on_the_outline_of_the_change(decks_dir):
+    """Paris's KD (its picture runs to the edge: no pale margin for the finder) laid on two cards in the centre: the
+    picture alone gives no outline of it; the change since the last still table does."""
+    from vision import deck
+
+    paris = synth.load_deck(str(decks_dir / "paris"))
+    rec = recognise.Recogniser(deck.enroll_dir(str(decks_dir / "paris")))
+    below = [synth.CardPose("2H", 590, 410, 200), synth.CardPose("8S", 615, 395, 65)]
+    top = synth.CardPose("KD", 600, 400, 105)
+    nz = synth.Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0, jpeg=(70, 92))
+    before = synth.render_table(paris, below, seed=8, nuisance=nz, hand=False)
+    after = synth.render_table(paris, below + [top], seed=8, nuisance=nz, hand=False)
+    assert not [r for r in rec.identify(after.image) if r.code == "KD"]  # the finder alone misses it
+    for outline in (True, False):
+        det = play.PlayDetector(rec, turn=lambda: 2, change_outline=outline)
+        got = [e for f in [before.image] * 8 + [after.image] * 8 for e in det.feed(f)]
+        kd = [e for e in got if e.kind == "card_played" and e.code == "KD"]
+        if outline:
+            assert [(e.seat, e.code) for e in kd] == [(2, "KD")]
+            corners = np.array(kd[0].corners)
+            truth = after.cards[-1].quad
+            # the outline is the card's, to a few pixels (either way up)
+            assert min(np.abs(corners - truth).max(), np.abs(corners - np.roll(truth, 2, axis=0)).max()) < 6
+        else:
+            assert not kd
