@@ -6,6 +6,10 @@ engine as a guess: it is logged as an observation for the director, who enters t
 the detector whose turn it is and vetoes a read the seat cannot hold (the detector then says unsure). A lost camera
 (no frame, a covered lens) sets the camera's status to lost, shown on every page; the table enters plays on its page
 until it is back.
+
+The mat must fit the game: the detector asks the table how many players the match has (``seats``), and a mat for
+another seat count (the four-seat mat at five-handed Pitch) sets the camera's status to lost with the reason (lay
+the other mat); the camera enters no play until the right mat is in view, its reads go to the director instead.
 """
 
 from __future__ import annotations
@@ -28,8 +32,15 @@ class CameraBridge:
         self.detector = detector
         detector.turn = self.turn
         detector.check = self.check
+        detector.seats = self.seats
         self.plays: list[int] = []  # seqs of the plays the camera entered
         self.refused: list[int] = []
+        self.wrong_mat = ""  # why the mat in view does not fit the game, while it does not
+
+    def seats(self) -> int | None:
+        """The current match's number of players (which mat the camera must see); None before any match."""
+        state = self.session.current
+        return None if state is None else int(state.match.n_players)
 
     def turn(self) -> int | None:
         """The seat on turn (a card played to the centre is the seat on turn's)."""
@@ -59,7 +70,11 @@ class CameraBridge:
 
     def handle(self, event: Any, frame: Any) -> None:
         kind = event.kind
-        if kind == "card_played" and event.seat is not None and event.code is not None:
+        if kind == "card_played" and self.wrong_mat:
+            # the table enters plays by hand while the camera is "lost": a read goes to the director, not the engine
+            self.session.observe({"event": "unsure_card", "seat": event.seat, "frame": event.frame,
+                                  "detail": f"read {event.code}, not entered: {self.wrong_mat}"}, "camera", "camera")
+        elif kind == "card_played" and event.seat is not None and event.code is not None:
             try:
                 row = self.session.submit({"event": "play", "seat": event.seat, "card": event.code}, "camera",
                                           "camera")
@@ -73,9 +88,17 @@ class CameraBridge:
         elif kind == "unsure_card":
             self.session.observe({"event": "unsure_card", "seat": event.seat, "frame": event.frame,
                                   "detail": event.detail}, "camera", "camera")
+        elif kind == "mat_mismatch":
+            self.wrong_mat = event.detail
+            self.session.set_device("camera", "lost", "camera", "camera", event.detail)
+        elif kind == "mat_found" and self.wrong_mat:
+            self.wrong_mat = ""
+            self.session.set_device("camera", "ok", "camera", "camera", event.detail)
         elif kind in ("camera_lost", "camera_back"):
-            self.session.set_device("camera", "lost" if kind == "camera_lost" else "ok", "camera", "camera",
-                                    event.detail)
+            # a camera back over the wrong mat is still of no use to the table
+            back = kind == "camera_back" and not self.wrong_mat
+            self.session.set_device("camera", "ok" if back else "lost", "camera", "camera",
+                                    event.detail or self.wrong_mat)
 
     def keep_frame(self, seq: int, frame: Any) -> None:
         frames = self.session.frames_dir

@@ -217,7 +217,7 @@ def play_trick(client: httpx.Client, director: dict[str, str], mirror: Match, rn
         seen: list[tuple[int, str]] = []  # the synthetic decks have no jokers: the tablet enters this trick
     else:
         before = len(camera.plays)
-        for frame, _ in synth.play_video(camera.images, [cards], seed=trick_no, fps=10):
+        for frame, _ in synth.play_video(camera.images, [cards], seed=trick_no, fps=10, seats=mirror.n_players):
             camera.feed(frame)
         rows = {r.seq: r for r in camera.session.log.rows(after=0) if r.seq in set(camera.plays[before:])}
         seen = [(rows[s].event["seat"], rows[s].event["card"]) for s in camera.plays[before:] if s in rows]

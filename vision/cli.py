@@ -28,7 +28,7 @@ def cmd_mat(args: argparse.Namespace) -> int:
         if not os.path.isdir(folder):
             raise _user_error(f"output folder does not exist: {folder}")
         try:
-            mat.save_mat(path, args.scale)
+            mat.save_mat(path, args.scale, args.seats)
         except OSError as exc:
             raise _user_error(f"cannot write {path}: {exc}") from exc
         print(f"wrote {path}")
@@ -99,12 +99,17 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.video:
         rng = np.random.default_rng(args.seed)
         codes = [c for c in synth.ALL_CODES if c in images]
-        order = [str(c) for c in rng.permutation(codes)][: 4 * args.tricks]
-        tricks = [[(s, order[t * 4 + s]) for s in range(4)] for t in range(args.tricks)]
+        n = args.seats
+        if n * args.tricks > len(codes):
+            raise _user_error(f"{args.tricks} tricks of {n} cards need {n * args.tricks} cards; the deck has "
+                              f"{len(codes)}")
+        order = [str(c) for c in rng.permutation(codes)][: n * args.tricks]
+        tricks = [[(s, order[t * n + s]) for s in range(n)] for t in range(args.tricks)]
         truth = []
         writer = None
         path = os.path.join(args.out, "play.mp4")
-        for i, (frame, events) in enumerate(synth.play_video(images, tricks, seed=args.seed)):
+        for i, (frame, events) in enumerate(synth.play_video(images, tricks, seed=args.seed, seats=n,
+                                                             to_centre=not args.zones)):
             if args.frames:
                 cv2.imwrite(os.path.join(args.out, f"frame{i:05d}.jpg"), frame)
             else:
@@ -121,7 +126,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         return 0
     with open(os.path.join(args.out, "truth.jsonl"), "w") as f:
         for i in range(args.count):
-            scene = synth.random_scene(images, args.seed + i, n_cards=args.cards)
+            scene = synth.random_scene(images, args.seed + i, n_cards=args.cards, n_seats=args.seats)
             name = f"scene{args.seed + i:05d}.jpg"
             cv2.imwrite(os.path.join(args.out, name), scene.image)
             cards = [{"code": c.code if c.face_up else None, "visible": round(c.visible, 3),
@@ -140,6 +145,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     m = sub.add_parser("mat", help="write the printable table mat (PDF and PNG, or PNG)")
     m.add_argument("--out", required=True, help="mat.pdf (a PNG is written next to it) or mat.png")
     m.add_argument("--scale", type=float, default=4.0, help="pixels per table unit (0.5 mm), default 4")
+    m.add_argument("--seats", type=int, choices=(4, 5), default=4, help="the mat for 4 players (default) or 5 "
+                   "(five-handed Pitch); each has its own marker ids, so the camera knows which one it sees")
     m.set_defaults(func=cmd_mat)
 
     e = sub.add_parser("enroll", help="enroll a deck from a folder of card images named by code")
@@ -164,13 +171,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--video", action="store_true", help="render tricks being played instead of still scenes")
     s.add_argument("--frames", action="store_true", help="with --video: write a folder of JPEG frames, not MP4")
     s.add_argument("--tricks", type=int, default=2)
+    s.add_argument("--seats", type=int, choices=(4, 5), default=4, help="the mat (and with --video the players) for "
+                   "4 or 5 seats")
+    s.add_argument("--zones", action="store_true", help="with --video: each card lies in its seat's zone, not in "
+                   "the centre")
     s.set_defaults(func=cmd_synth)
 
     w = sub.add_parser("watch", help="play detection on a camera, video file or folder of frames; JSON events")
     w.add_argument("source", help="camera index (0), video file, or folder of frames")
     w.add_argument("--deck", help="enrolled deck file; without it the generic mode")
-    w.add_argument("--first-seat", type=int, choices=range(4), help="seat that plays first to the centre; the "
+    w.add_argument("--first-seat", type=int, choices=range(5), help="seat that plays first to the centre; the "
                    "next cards count clockwise (the referee service asks the engine instead)")
+    w.add_argument("--seats", type=int, choices=(4, 5), help="the game's number of players: the mat in view must be "
+                   "that mat (a mat_mismatch event says when not); default: whichever mat is in view")
     w.set_defaults(func=cmd_watch)
 
     t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
@@ -188,6 +201,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--skip-accuracy", action="store_true")
     b.add_argument("--skip-speed", action="store_true", help="accuracy only: no timing, no play videos")
     b.add_argument("--json", help="also write the report to this file")
+    b.add_argument("--latency-tricks", type=int, default=2, help="tricks per play video (2 videos per held-out deck, "
+                   "default 2)")
+    b.add_argument("--latency-seats", type=int, choices=(4, 5), default=4, help="players in the play videos (5: "
+                   "five-handed, on the five-seat mat)")
     b.set_defaults(func=cmd_bench)
 
 
@@ -201,6 +218,9 @@ def _progress(msg: str) -> None:
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision import play, recognise
 
+    if args.first_seat is not None and args.first_seat >= (args.seats or 4):
+        raise _user_error(f"--first-seat {args.first_seat}: a {args.seats or 4}-seat table has seats 0-"
+                          f"{(args.seats or 4) - 1}")
     rec = _load_recogniser(args.deck)
     assert isinstance(rec, recognise.Recogniser)
     try:
@@ -209,12 +229,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise _user_error(str(exc)) from exc
     # without the engine, the seat on turn for cards played to the centre is a simple clockwise count
     turn: list[int | None] = [args.first_seat]
-    det = play.PlayDetector(rec, turn=lambda: turn[0])
+    det = play.PlayDetector(rec, turn=lambda: turn[0], seats=args.seats)
     for frame in stream:  # type: ignore[attr-defined]
         for e in det.feed(frame):
             print(json.dumps(e.to_json()), flush=True)
             if e.kind in ("card_played", "unsure_card") and turn[0] is not None:
-                turn[0] = (turn[0] + 1) % 4
+                # the seat count: the game's, else that of the mat in view
+                n = args.seats or (det.calibration.n_seats if det.calibration is not None else 4)
+                turn[0] = (turn[0] + 1) % n
             elif e.kind == "trick_gathered":
                 turn[0] = None  # the trick's winner leads: only the engine knows
     return 0
@@ -246,7 +268,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress)
         if not args.skip_speed:
             report["timing"] = bench.timing(args.decks)
-            report["latency"] = bench.latency(args.decks)
+            report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,
+                                              progress=_progress)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     text = json.dumps(report, indent=1)

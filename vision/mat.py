@@ -1,8 +1,11 @@
-"""The printable table mat and the camera calibration that it makes possible.
+"""The printable table mats and the camera calibration that they make possible.
 
-The mat is drawn in *table units* (1 unit = 0.5 mm when printed at the nominal size): four ArUco markers at the
+A mat is drawn in *table units* (1 unit = 0.5 mm when printed at the nominal size): four ArUco markers at the
 corners give the homography from the camera frame to the mat, and the zones (one in front of each seat, one in the
 centre) are rectangles in mat coordinates, so they follow the camera wherever it is.
+
+There are two mats of the same size: four seats (markers 0-3) and five seats for five-handed Pitch (markers 4-7).
+The markers' ids tell which mat the camera sees, so a game can refuse the mat that does not fit it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ MAT_W = 1200
 MAT_H = 800
 MARKER = 90  # side of each ArUco marker, table units
 MARGIN = 20  # white quiet zone around the marker and from the mat edge
-MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
+MARKER_IDS = (0, 1, 2, 3)  # the four-seat mat's: top-left, top-right, bottom-right, bottom-left
+# Each mat has its own four ids (same corners, same order), so the mat in view names itself.
+MAT_MARKERS = {4: (0, 1, 2, 3), 5: (4, 5, 6, 7)}
+SEAT_COUNTS = tuple(MAT_MARKERS)
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 FELT_BGR = (60, 110, 40)
 ZONE_BGR = (120, 170, 100)
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -45,46 +52,69 @@ class Zone:
 
 
 def zones(n_seats: int = 4) -> list[Zone]:
-    """The zones of a four-seat mat; seats are clockwise from the bottom edge (the camera's near side)."""
-    if n_seats != 4:
-        raise ValueError(f"the mat has zones for 4 seats, not {n_seats}")
+    """The zones of a mat; seats are clockwise from the bottom edge (the camera's near side), the centre last.
+
+    Four seats: one at each edge. Five seats: one at the bottom, one at each end, two along the far edge (the
+    places of five people round a long table); every zone keeps clear of the centre, the markers and the others."""
     cx, cy = MAT_W / 2, MAT_H / 2
     w, h = 230, 230  # a seat zone holds a card at any rotation
-    return [
-        Zone("seat0", 0, cx - w / 2, MAT_H - 40 - h, cx + w / 2, MAT_H - 40),
-        Zone("seat1", 1, 160, cy - h / 2, 160 + w, cy + h / 2),
-        Zone("seat2", 2, cx - w / 2, 40, cx + w / 2, 40 + h),
-        Zone("seat3", 3, MAT_W - 160 - w, cy - h / 2, MAT_W - 160, cy + h / 2),
-        Zone("centre", None, cx - 150, cy - 115, cx + 150, cy + 115),
-    ]
+    if n_seats == 4:
+        seats = [(cx, MAT_H - 40 - h / 2), (160 + w / 2, cy), (cx, 40 + h / 2), (MAT_W - 160 - w / 2, cy)]
+    elif n_seats == 5:
+        seats = [(cx, MAT_H - 40 - h / 2), (150 + w / 2, cy + 45), (365, 40 + h / 2), (MAT_W - 365, 40 + h / 2),
+                 (MAT_W - 150 - w / 2, cy + 45)]
+    else:
+        raise ValueError(f"there are mats for {' and '.join(map(str, SEAT_COUNTS))} seats, not {n_seats}")
+    out = [Zone(f"seat{i}", i, x - w / 2, y - h / 2, x + w / 2, y + h / 2) for i, (x, y) in enumerate(seats)]
+    return out + [Zone("centre", None, cx - 150, cy - 115, cx + 150, cy + 115)]
 
 
-def marker_corners_mat() -> dict[int, np.ndarray]:
-    """The four corners of each marker in mat coordinates (ArUco order: TL, TR, BR, BL)."""
+def seat_direction(seat: int, n_seats: int = 4) -> float:
+    """The direction (degrees, mat coordinates, y down) from the seat's place at the table toward the centre."""
+    z = zones(n_seats)[seat]
+    x, y = z.centre
+    return float(np.degrees(np.arctan2(MAT_H / 2 - y, MAT_W / 2 - x)))
+
+
+def marker_ids(n_seats: int = 4) -> tuple[int, ...]:
+    """The ArUco ids of a mat's markers (top-left, top-right, bottom-right, bottom-left)."""
+    if n_seats not in MAT_MARKERS:
+        raise ValueError(f"there are mats for {' and '.join(map(str, SEAT_COUNTS))} seats, not {n_seats}")
+    return MAT_MARKERS[n_seats]
+
+
+def marker_corners_mat(n_seats: int = 4) -> dict[int, np.ndarray]:
+    """The four corners of each marker of a mat in mat coordinates (ArUco order: TL, TR, BR, BL)."""
     s = MARKER
+    ids = marker_ids(n_seats)
     origins = {
-        MARKER_IDS[0]: (MARGIN * 2, MARGIN * 2),
-        MARKER_IDS[1]: (MAT_W - MARGIN * 2 - s, MARGIN * 2),
-        MARKER_IDS[2]: (MAT_W - MARGIN * 2 - s, MAT_H - MARGIN * 2 - s),
-        MARKER_IDS[3]: (MARGIN * 2, MAT_H - MARGIN * 2 - s),
+        ids[0]: (MARGIN * 2, MARGIN * 2),
+        ids[1]: (MAT_W - MARGIN * 2 - s, MARGIN * 2),
+        ids[2]: (MAT_W - MARGIN * 2 - s, MAT_H - MARGIN * 2 - s),
+        ids[3]: (MARGIN * 2, MAT_H - MARGIN * 2 - s),
     }
     return {
         i: np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float32) for i, (x, y) in origins.items()
     }
 
 
-def render_mat(scale: float = 1.0) -> np.ndarray:
-    """The mat as a BGR image, ``scale`` pixels per table unit."""
+def render_mat(scale: float = 1.0, n_seats: int = 4) -> np.ndarray:
+    """The mat for ``n_seats`` as a BGR image, ``scale`` pixels per table unit."""
     img = np.zeros((MAT_H, MAT_W, 3), np.uint8)
     img[:] = FELT_BGR
-    for z in zones():
+    # the seat count in words, for the people at the table (the camera goes by the markers)
+    title = f"cardref mat - {n_seats} seats"
+    size = cv2.getTextSize(title, cv2.FONT_HERSHEY_SIMPLEX, 0.6, 1)[0]
+    cv2.putText(img, title, ((MAT_W - size[0]) // 2, MAT_H - 14), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ZONE_BGR, 1,
+                cv2.LINE_AA)
+    for z in zones(n_seats):
         p0 = (int(z.x0), int(z.y0))
         p1 = (int(z.x1), int(z.y1))
         cv2.rectangle(img, p0, p1, ZONE_BGR, 3, cv2.LINE_AA)
         label = "centre" if z.seat is None else f"seat {z.seat}"
         cv2.putText(img, label, (p0[0] + 6, p0[1] + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.6, ZONE_BGR, 1, cv2.LINE_AA)
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
-    for i, quad in marker_corners_mat().items():
+    for i, quad in marker_corners_mat(n_seats).items():
         x, y = (int(v) for v in quad[0])
         cv2.rectangle(img, (x - MARGIN, y - MARGIN), (x + MARKER + MARGIN, y + MARKER + MARGIN), (255, 255, 255), -1)
         marker = cv2.aruco.generateImageMarker(dictionary, i, MARKER)
@@ -94,9 +124,9 @@ def render_mat(scale: float = 1.0) -> np.ndarray:
     return img
 
 
-def save_mat(path: str, scale: float = 4.0) -> None:
-    """Write the mat as PNG or PDF (by the file's extension); PDF pages are sized for the nominal 0.5 mm unit."""
-    img = render_mat(scale)
+def save_mat(path: str, scale: float = 4.0, n_seats: int = 4) -> None:
+    """Write a mat as PNG or PDF (by the file's extension); PDF pages are sized for the nominal 0.5 mm unit."""
+    img = render_mat(scale, n_seats)
     if path.lower().endswith(".pdf"):
         from PIL import Image
 
@@ -112,14 +142,28 @@ class CalibrationError(Exception):
     """The markers cannot be found (the message names the missing ones)."""
 
 
+class MatMismatch(CalibrationError):
+    """The mat in view is not the one the game needs (the message names both); ``found`` is the mat's seat count."""
+
+    def __init__(self, message: str, found: int, wanted: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.wanted = wanted
+
+
+def _words(n: int) -> str:
+    return {4: "four", 5: "five"}.get(n, str(n))
+
+
 @dataclass
 class Calibration:
-    """The homographies between the camera frame and the mat."""
+    """The homographies between the camera frame and the mat, and which mat it is (``n_seats``)."""
 
     frame_to_mat: np.ndarray
     mat_to_frame: np.ndarray
     marker_frame: dict[int, np.ndarray] = field(default_factory=dict)
     reprojection_px: float = 0.0
+    n_seats: int = 4
 
     def to_mat(self, pts: np.ndarray) -> np.ndarray:
         p = np.asarray(pts, np.float32).reshape(-1, 1, 2)
@@ -131,7 +175,7 @@ class Calibration:
 
     def zone_at(self, frame_xy: tuple[float, float]) -> Zone | None:
         x, y = self.to_mat(np.array([frame_xy]))[0]
-        for z in zones():
+        for z in zones(self.n_seats):
             if z.contains(float(x), float(y)):
                 return z
         return None
@@ -165,34 +209,56 @@ def _detector() -> cv2.aruco.ArucoDetector:
 
 
 def find_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
-    """The mat's markers found in a frame: id -> 4x2 corners (frame pixels)."""
+    """The markers of any mat found in a frame: id -> 4x2 corners (frame pixels)."""
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = _detector().detectMarkers(gray)
     found: dict[int, np.ndarray] = {}
     if ids is None:
         return found
+    known = {i for ids_ in MAT_MARKERS.values() for i in ids_}
     for c, i in zip(corners, ids.ravel(), strict=True):
-        if int(i) in MARKER_IDS:
+        if int(i) in known:
             found[int(i)] = c.reshape(4, 2).astype(np.float32)
     return found
 
 
-def calibrate(frame: np.ndarray, min_markers: int = 3) -> Calibration:
-    """Find the mat in a frame and compute the homography; needs at least ``min_markers`` of the four markers."""
+def calibrate(frame: np.ndarray, min_markers: int = 3, n_seats: int | None = None) -> Calibration:
+    """Find a mat in a frame and compute the homography; needs at least ``min_markers`` of its four markers.
+
+    The markers' ids say which mat it is. With ``n_seats`` (the game's players) a mat for another seat count raises
+    ``MatMismatch`` naming both; without it, whichever mat is in view is taken."""
     found = find_markers(frame)
-    missing = [i for i in MARKER_IDS if i not in found]
-    names = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
-    if len(found) < min_markers:
-        miss = ", ".join(f"{names[i]} (id {i})" for i in missing)
+    per_mat = {n: {i: found[i] for i in ids if i in found} for n, ids in MAT_MARKERS.items()}
+    complete = [n for n, f in per_mat.items() if len(f) >= min_markers]
+    if len(complete) > 1:
+        raise CalibrationError(f"markers of the {' and the '.join(_words(n) + '-seat' for n in complete)} mats are "
+                               "all in view: keep one mat on the table")
+    if n_seats is not None and n_seats not in MAT_MARKERS:
+        raise CalibrationError(f"no mat has {n_seats} seats (there are mats for "
+                               f"{' and '.join(map(str, SEAT_COUNTS))})")
+    if complete and n_seats is not None and complete[0] != n_seats:
+        seen = complete[0]
+        raise MatMismatch(
+            f"the mat in view is the {_words(seen)}-seat mat (markers {MAT_MARKERS[seen][0]}-{MAT_MARKERS[seen][-1]})"
+            f" but this game has {_words(n_seats)} players: lay the {_words(n_seats)}-seat mat "
+            f"(cardref vision mat --seats {n_seats})", seen, n_seats)
+    if not complete:
+        # name the missing markers of the mat the game wants, or of the mat most of whose markers are in view
+        want = n_seats if n_seats is not None else max(per_mat, key=lambda n: (len(per_mat[n]), -n))
+        ids = MAT_MARKERS[want]
+        miss = ", ".join(f"{CORNER_NAMES[k]} (id {i})" for k, i in enumerate(ids) if i not in found)
         raise CalibrationError(
-            f"mat markers missing: {miss}; found {len(found)} of 4 - is the whole mat in view and uncovered?"
+            f"{_words(want)}-seat mat markers missing: {miss}; found {len(per_mat[want])} of 4 - is the whole mat in "
+            "view and uncovered?"
         )
-    ref = marker_corners_mat()
-    src = np.concatenate([found[i] for i in sorted(found)])
-    dst = np.concatenate([ref[i] for i in sorted(found)])
+    mat_seats = complete[0]
+    mine = per_mat[mat_seats]
+    ref = marker_corners_mat(mat_seats)
+    src = np.concatenate([mine[i] for i in sorted(mine)])
+    dst = np.concatenate([ref[i] for i in sorted(mine)])
     h, _ = cv2.findHomography(src, dst, 0)
     if h is None:
         raise CalibrationError("the mat markers do not give a valid homography (are they printed flat?)")
     proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), h).reshape(-1, 2)
     err = float(np.abs(proj - dst).max())
-    return Calibration(h, np.linalg.inv(h), found, err)
+    return Calibration(h, np.linalg.inv(h), mine, err, mat_seats)

@@ -5,7 +5,9 @@ anything moving?) and, once still, with the last still image of the table (did a
 change has settled does it run the recogniser, on a few consecutive still frames, and vote. Everything heavy happens
 a handful of times per card, so the per-frame work stays around a millisecond.
 
-What the engine knows can veto a read (``check``), never rescue an unsure one.
+What the engine knows can veto a read (``check``), never rescue an unsure one. The game's seat count (``seats``)
+picks the mat: a mat for another seat count is reported (``mat_mismatch``) and not used, so no card is put in front
+of a seat from the wrong mat's zones.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ SMALL = (160, 90)
 
 @dataclass
 class Event:
-    """``kind``: card_played, unsure_card, trick_gathered, camera_lost, camera_back, camera_moved, mat_missing."""
+    """``kind``: card_played, unsure_card, trick_gathered, camera_lost, camera_back, camera_moved, mat_missing,
+    mat_mismatch (the mat in view is for another seat count; ``detail`` names both), mat_found (the right mat is in
+    view again after a mismatch)."""
 
     kind: str
     frame: int
@@ -50,11 +54,13 @@ class _Track:
 @dataclass
 class PlayDetector:
     """Feed frames, get events. ``turn()`` names the seat on turn (for cards played to the centre);
-    ``check(seat, code)`` may refuse a read that the engine knows to be impossible."""
+    ``check(seat, code)`` may refuse a read that the engine knows to be impossible; ``seats`` is the game's number
+    of players (a number, or a callable asked as the game changes; None = take whichever mat is in view)."""
 
     recogniser: rc.Recogniser
     turn: Callable[[], int | None] | None = None
     check: Callable[[int | None, str], bool] | None = None
+    seats: int | Callable[[], int | None] | None = None
     still_frames: int = 3
     votes: int = 3
     max_ballots: int = 6
@@ -73,6 +79,11 @@ class PlayDetector:
     _lost: bool = False
     _roi: tuple[int, int, int, int] | None = None
     _since_check: int = 0
+    _mismatch: str = ""
+    _still_full: np.ndarray | None = None  # the full frame of the last still table (a reference, not a copy)
+    _ballot_frames: list[np.ndarray] = field(default_factory=list)
+    _new_quad: np.ndarray | None = None  # the outline of the change being read, once found
+    change_outline: bool = True
 
     def feed(self, frame: np.ndarray | None) -> list[Event]:
         """One frame in (None when the camera gave nothing), the events it completes out."""
@@ -92,16 +103,21 @@ class PlayDetector:
         if self._lost:
             self._lost = False
             events.append(Event("camera_back", self.frame_no))
-        if self.calibration is None and self.frame_no % 15 == 0:
-            events += self._calibrate(frame, first=True)
+        if self.frame_no % 15 == 0:
+            want = self.wanted_seats()
+            if self.calibration is not None and want is not None and self.calibration.n_seats != want:
+                self.calibration = None  # the game changed to another seat count: its mat must be found anew
+            if self.calibration is None:
+                events += self._calibrate(frame, first=True)
         prev, self._prev = self._prev, small
         if prev is None:
             self._background = small
+            self._still_full = frame
             return events
         moving = int(np.count_nonzero(cv2.absdiff(small, prev) > 14)) > self.motion_px
         if moving:
             self._still = 0
-            self._ballots.clear()
+            self._clear_ballots()
             return events
         self._still += 1
         if self._still < self.still_frames:
@@ -119,7 +135,19 @@ class PlayDetector:
             return events
         if not self._ballots:
             self._roi = self._changed_roi(cv2.absdiff(small, self._background) > 22, frame.shape)
-        self._ballots.append(self.recogniser.identify(frame, self.calibration, self._roi))
+        ballot = self.recogniser.identify(frame, self.calibration, self._roi)
+        if self.change_outline:
+            # the card that just landed is read on the outline of what changed, not on an outline found in the
+            # picture alone (on a pile, that one may take in a corner of the card below); one outline per
+            # decision, read on every ballot's frame, so that the votes are of the same thing
+            if self._new_quad is None:
+                self._new_quad = self._change_quad(frame)
+                if self._new_quad is not None:
+                    self._ballots = [self._outlined(b, f) for b, f in zip(self._ballots, self._ballot_frames,
+                                                                           strict=True)]
+            ballot = self._outlined(ballot, frame)
+        self._ballots.append(ballot)
+        self._ballot_frames.append(frame)
         if self.debug:
             print(self.frame_no, [(r.label, r.code, round(r.margin, 2), round(r.whole, 2)) for r in self._ballots[-1]])
         if len(self._ballots) < self.votes:
@@ -128,13 +156,24 @@ class PlayDetector:
         if decided is None:
             return events
         events += decided
-        self._ballots.clear()
+        self._clear_ballots()
         self._background = small
+        self._still_full = frame
         return events
+
+    def wanted_seats(self) -> int | None:
+        """The game's seat count, if known."""
+        return self.seats() if callable(self.seats) else self.seats
 
     def _calibrate(self, frame: np.ndarray, first: bool) -> list[Event]:
         try:
-            cal = matlib.calibrate(frame)
+            cal = matlib.calibrate(frame, n_seats=self.wanted_seats())
+        except matlib.MatMismatch as exc:
+            self.calibration = None
+            if str(exc) == self._mismatch:
+                return []  # said once; the table is asked to change the mat, not told again every half second
+            self._mismatch = str(exc)
+            return [Event("mat_mismatch", self.frame_no, detail=str(exc))]
         except matlib.CalibrationError as exc:
             if first and self.frame_no == 0:
                 return [Event("mat_missing", self.frame_no, detail=str(exc))]
@@ -148,6 +187,9 @@ class PlayDetector:
                 return [Event("camera_moved", self.frame_no, detail=f"the mat moved {moved:.0f} px; recalibrated")]
             return []
         self.calibration = cal
+        if self._mismatch:
+            self._mismatch = ""
+            return [Event("mat_found", self.frame_no, detail=f"the {cal.n_seats}-seat mat is in view")]
         return []
 
     def _seat_of(self, quad: np.ndarray) -> tuple[int | None, bool]:
@@ -172,6 +214,80 @@ class PlayDetector:
             x0, y0 = min(x0, t.quad[:, 0].min() - 10), min(y0, t.quad[:, 1].min() - 10)
             x1, y1 = max(x1, t.quad[:, 0].max() + 10), max(y1, t.quad[:, 1].max() + 10)
         return (int(max(x0, 0)), int(max(y0, 0)), int(min(x1, w)), int(min(y1, h)))
+
+    def _change_quad(self, frame: np.ndarray) -> np.ndarray | None:
+        """The outline of the one card that changed since the last still table, or None (no such single card).
+
+        Full-resolution difference with the last still frame inside the region of interest: a card laid on the felt
+        or on other cards changes its whole outline (its cut edge reads even on a white card below). Its area must
+        be one card's on this table (the calibration), and the outline a card's rectangle."""
+        if self._still_full is None or self._roi is None or self.calibration is None:
+            return None
+        if self._still_full.shape != frame.shape:
+            return None
+        x0, y0, x1, y1 = self._roi
+        b, g, r = cv2.split(cv2.absdiff(frame[y0:y1, x0:x1], self._still_full[y0:y1, x0:x1]))
+        diff = cv2.max(cv2.max(b, g), r)  # the largest change of any colour (numpy's max over axis 2 is slow)
+        # above the sensor noise and the soft drop shadow of a card on the felt; specks dropped. A card laid on a
+        # white card changes in pieces (its print, its cut edge): the outline is the hull of all of them
+        _, labels, stats, centres = cv2.connectedComponentsWithStats((diff > 45).astype(np.uint8), connectivity=8)
+        keep = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= 30)[0] + 1
+        if len(keep) == 0:
+            return None
+        area = self.calibration.card_area_px()
+        # pieces farther from the biggest one than a card's diagonal are not of this card (noise at other edges)
+        main = keep[np.argmax(stats[keep, cv2.CC_STAT_AREA])]
+        keep = keep[np.linalg.norm(centres[keep] - centres[main], axis=1) < 1.45 * np.sqrt(area)]
+        chosen = np.zeros(len(stats), np.uint8)
+        chosen[keep] = 255
+        pts = cv2.findNonZero(chosen[labels])
+        hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float32) + np.array([x0, y0], np.float32)
+        if not 0.75 < cv2.contourArea(hull) / area < 1.3:
+            return None
+        # a card is a rectangle on the mat: the smallest rectangle round the change, fitted in mat coordinates
+        # (the rounded corners lie inside it), then seen through the camera again
+        box = cv2.boxPoints(cv2.minAreaRect(self.calibration.to_mat(hull)))
+        quad = rc._orient(self.calibration.to_frame(box).astype(np.float32))
+        short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+        long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
+        if not 1.15 < long / max(short, 1.0) < 1.9 or not 0.75 < cv2.contourArea(quad) / area < 1.3:
+            return None
+        # the changed region must fill the card's rectangle, not be some other shape of about that area
+        if cv2.contourArea(hull) < 0.9 * cv2.contourArea(quad):
+            return None
+        return quad
+
+    def _clear_ballots(self) -> None:
+        self._ballots.clear()
+        self._ballot_frames.clear()
+        self._new_quad = None
+
+    def _outlined(self, ballot: list[rc.Read], frame: np.ndarray) -> list[rc.Read]:
+        """A ballot with the reads of the changed card replaced by its read on the change's outline."""
+        read = self._quad_read(frame, self._new_quad) if self._new_quad is not None else None
+        if read is None:
+            return ballot
+        return [r for r in ballot if rc._iou(r.quad, read.quad) < 0.5] + [read]
+
+    def _quad_read(self, frame: np.ndarray, quad: np.ndarray) -> rc.Read | None:
+        """The card under ``quad`` read as the recogniser reads the cards it finds; None when it shows no card face
+        (a card taken away leaves felt) or no face is read.
+
+        A face shows by its pale margin; a face card whose picture runs nearly to the edge (paris's court cards)
+        may lack one, and then only a read that passes the thresholds shows that a card lies there."""
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        pale = rc.rim_pale(rc.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
+        rec = self.recogniser
+        label, score, margin = rec.read_card(rc.rectify_for_reading(frame, quad))
+        if label in ("back", "?"):
+            return None  # a face-down card or nothing read: left to the reads of the whole picture
+        joker = label in ("BJ", "LJ")
+        ok = rec.threshold.accept(score, margin)
+        if not pale and not ok:
+            return None
+        code = label if ok and not (joker and not rec.templates.jokers_distinct) else None
+        return rc.Read(code, label, score, margin, quad, joker and (ok or score > 0.6), whole=1.0)
 
     def _covered_by_card(self, mask: np.ndarray, quad: np.ndarray) -> float:
         poly = np.zeros(mask.shape, np.uint8)

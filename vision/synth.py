@@ -144,14 +144,14 @@ def camera_homography(rng: np.random.Generator, perspective: float) -> np.ndarra
     return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
 
 
-def table_background(rng: np.random.Generator, h_mf: np.ndarray) -> np.ndarray:
-    """The mat seen by the camera, on a wooden table, as float32 BGR."""
+def table_background(rng: np.random.Generator, h_mf: np.ndarray, n_seats: int = 4) -> np.ndarray:
+    """The mat (the one for ``n_seats``) seen by the camera, on a wooden table, as float32 BGR."""
     wood = np.array([40, 70, 110], np.float32) * rng.uniform(0.7, 1.3)
     frame = np.empty((FRAME_H, FRAME_W, 3), np.float32)
     frame[:] = wood
     streaks = cv2.resize(rng.normal(0, 12, (FRAME_H // 8, 4)).astype(np.float32), (FRAME_W, FRAME_H))
     frame += streaks[:, :, None]
-    mat_img = matlib.render_mat().astype(np.float32)
+    mat_img = matlib.render_mat(n_seats=n_seats).astype(np.float32)
     felt = cv2.resize(rng.normal(0, 6, (matlib.MAT_H // 4, matlib.MAT_W // 4)).astype(np.float32),
                       (matlib.MAT_W, matlib.MAT_H))
     felt_mask = (mat_img.sum(axis=2) < 600).astype(np.float32)  # keep the markers' white crisp
@@ -325,12 +325,13 @@ def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, li
 
 
 def render_table(deck: dict[str, np.ndarray], poses: list[CardPose], seed: int = 0,
-                 nuisance: Nuisance | None = None, hand: bool | None = None) -> Scene:
-    """Render one frame: the mat, the cards (later on top), perhaps a hand, then the camera's nuisances."""
+                 nuisance: Nuisance | None = None, hand: bool | None = None, n_seats: int = 4) -> Scene:
+    """Render one frame: the mat (for ``n_seats``), the cards (later on top), perhaps a hand, then the camera's
+    nuisances."""
     rng = np.random.default_rng(seed)
     nz = nuisance if nuisance is not None else Nuisance()
     h_mf = camera_homography(rng, nz.perspective)
-    frame = table_background(rng, h_mf)
+    frame = table_background(rng, h_mf, n_seats)
     labels = np.zeros((FRAME_H, FRAME_W), np.uint8)
     drawn = draw_cards(frame, poses, deck, h_mf, labels)
     hand_mask = None
@@ -376,13 +377,13 @@ def random_layout(rng: np.random.Generator, codes: list[str], n_cards: int, pile
 
 
 def random_scene(deck: dict[str, np.ndarray], seed: int, n_cards: int = 6, pile: bool = True,
-                 nuisance: Nuisance | None = None) -> Scene:
-    """A random scene: scattered cards and maybe a trick pile, with random nuisances."""
+                 nuisance: Nuisance | None = None, n_seats: int = 4) -> Scene:
+    """A random scene: scattered cards and maybe a trick pile, with random nuisances, on the mat for ``n_seats``."""
     rng = np.random.default_rng(seed + 7_919)
     codes = [c for c in deck if c != "back"]
     poses = random_layout(rng, codes, n_cards, pile and rng.random() < 0.5,
                           face_down=0.1 if "back" in deck else 0.0)
-    return render_table(deck, poses, seed, nuisance)
+    return render_table(deck, poses, seed, nuisance, n_seats=n_seats)
 
 
 # ---------------------------------------------------------------- video of hands being played
@@ -398,25 +399,28 @@ class VideoEvent:
     code: str | None = None
 
 
-SEAT_DIR = {0: 90.0, 1: 180.0, 2: 270.0, 3: 0.0}  # direction from which a seat's hand comes (frame angle, deg)
-
-
 def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]], seed: int = 0,
-               nuisance: Nuisance | None = None, to_centre: bool = True, fps: int = 30,
+               nuisance: Nuisance | None = None, to_centre: bool = True, fps: int = 30, seats: int = 4,
                ) -> Iterator[tuple[np.ndarray, list[VideoEvent]]]:
-    """Yield (frame, events that happen at this frame) for tricks played one card at a time.
+    """Yield (frame, events that happen at this frame) for tricks played one card at a time, on the mat for
+    ``seats`` players.
 
     Each trick is a list of (seat, code). A hand carries each card in from the seat's side, lets go, leaves; when
     ``to_centre`` the cards form a pile in the centre, else each lies in its seat's zone. After each trick a hand
-    sweeps the cards off the mat (trick gathered).
+    sweeps the cards off the mat toward a seat (trick gathered).
     """
+    bad = [s for trick in tricks for s, _ in trick if not 0 <= s < seats]
+    if bad:
+        raise ValueError(f"seat {bad[0]} is not a seat of a {seats}-seat table")
+    # the direction (mat coordinates, degrees) in which a seat's hand moves toward the centre
+    approach = {s: matlib.seat_direction(s, seats) for s in range(seats)}
     rng = np.random.default_rng(seed)
     nz = nuisance if nuisance is not None else Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0,
                                                        jpeg=(70, 92))
     h_mf = camera_homography(rng, nz.perspective)
     light = Lighting.random(rng, nz)
-    base = table_background(rng, h_mf)
-    zones = {z.seat: z for z in matlib.zones()}
+    base = table_background(rng, h_mf, seats)
+    zones = {z.seat: z for z in matlib.zones(seats)}
     frame_no = 0
 
     def to_frame(x: float, y: float) -> tuple[float, float]:
@@ -444,7 +448,7 @@ def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]],
             tx += rng.uniform(-40, 40)
             ty += rng.uniform(-30, 30)
             ang = rng.uniform(0, 360)
-            d = np.deg2rad(SEAT_DIR[seat])
+            d = np.deg2rad(approach[seat])
             sx, sy = tx - np.cos(d) * 700, ty - np.sin(d) * 700
             n_move = int(fps * rng.uniform(0.4, 0.6))
             for i in range(n_move):
@@ -453,7 +457,7 @@ def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]],
                 x, y = sx + (tx - sx) * e, sy + (ty - sy) * e
                 speed = 700 * 2 * (1 - t) / n_move * 0.6
                 pose = CardPose(code, x, y, ang - 30 * (1 - e))
-                yield emit(still, [pose], (x - np.cos(d) * 40, y - np.sin(d) * 40), SEAT_DIR[seat],
+                yield emit(still, [pose], (x - np.cos(d) * 40, y - np.sin(d) * 40), approach[seat],
                            (np.cos(d) * speed, np.sin(d) * speed)), []
                 frame_no += 1
             pose = CardPose(code, tx, ty, ang)
@@ -465,7 +469,7 @@ def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]],
                 t = (i + 1) / n_leave
                 hx = tx - np.cos(d) * (40 + 700 * t * t)
                 hy = ty - np.sin(d) * (40 + 700 * t * t)
-                yield emit(still, [], (hx, hy), SEAT_DIR[seat], None), []
+                yield emit(still, [], (hx, hy), approach[seat], None), []
                 frame_no += 1
             events = [VideoEvent("play", frame_no, seat, code)]
             for _ in range(int(fps * rng.uniform(0.8, 1.2))):
@@ -473,15 +477,16 @@ def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]],
                 events = []
                 frame_no += 1
         # a hand sweeps the trick off toward a random seat
-        winner = int(rng.integers(0, 4))
-        d = np.deg2rad(SEAT_DIR[winner])
+        winner = int(rng.integers(0, seats))
+        away = approach[winner] + 180  # from the centre toward the winner
+        d = np.deg2rad(away)
         n_sweep = int(fps * 0.5)
         for i in range(n_sweep):
             t = (i + 1) / n_sweep
             moved = [CardPose(p.code, p.x + np.cos(d) * 800 * t * t, p.y + np.sin(d) * 800 * t * t, p.angle)
                      for p in on_table]
             c = np.mean([[p.x, p.y] for p in moved], axis=0)
-            yield emit(base, moved, (c[0] - np.cos(d) * 30, c[1] - np.sin(d) * 30), SEAT_DIR[winner] + 180, None), []
+            yield emit(base, moved, (c[0] - np.cos(d) * 30, c[1] - np.sin(d) * 30), away + 180, None), []
             frame_no += 1
         events = [VideoEvent("gather", frame_no)]
         for _ in range(int(fps * 0.8)):

@@ -104,3 +104,101 @@ def test_camera_lost_and_back_and_the_engine_veto(tmp_path, deck):
     not_held = next(c for h in deal["hands"] for c in h if c not in held)
     assert bridge.check(seat, trick[0][1]) or trick[0][1] not in held
     assert not bridge.check(seat, not_held)
+
+
+def five_handed_pitch_trick():
+    """Five-handed Pitch dealt and set up by the scripted players up to the first trick: (the events before it, the
+    trick they then play). The first seed whose trick has no joker (the synthetic decks have none) and seat 4."""
+    import copy
+    import random
+
+    from engine.hand import PLAY
+    from engine.match import Match
+    from engine.simulate import random_deal
+    from referee.terminal_demo import scripted_event
+
+    for seed in range(1, 50):
+        rng = random.Random(seed)
+        mirror = Match("pitch", {"players": 5}, FIVE)
+        hand = mirror.hand
+        events = [random_deal(hand, rng)]
+        mirror.apply(events[0])
+        while not (hand.phase == PLAY and hand.trick is not None and not hand.trick.cards):
+            event, _ = scripted_event(hand, rng)
+            mirror.apply(event)
+            events.append(event)
+        ahead = copy.deepcopy(mirror)
+        trick = []
+        while len(trick) < len(ahead.hand.active):
+            event, _ = scripted_event(ahead.hand, rng)
+            ahead.apply(event)
+            trick.append((event["seat"], event["card"]))
+        if not any(c in ("BJ", "LJ") for _, c in trick) and 4 in [s for s, _ in trick]:
+            return events, trick
+    raise AssertionError("no jokerless first trick with seat 4 in 50 seeds")
+
+
+FIVE = ["Ann", "Bo", "Cy", "Di", "Ed"]
+
+
+def test_camera_plays_five_handed_pitch_on_the_five_seat_mat_and_refuses_the_four_seat_mat(tmp_path, deck):
+    import numpy as np
+
+    from vision import play, recognise, synth
+
+    images, enrolled = deck
+    app = create_app(tmp_path / "data", camera="ok")
+    session = app.state.session
+    events, trick = five_handed_pitch_trick()
+    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))
+    assert bridge.seats() is None  # no match yet: whichever mat is in view
+    session.create_match("pitch", {"players": 5}, FIVE, 0, "director", "d")
+    for event in events:
+        session.submit(event, "director", "d")
+    assert bridge.seats() == 5 and bridge.turn() == trick[0][0]
+
+    # The four-seat mat at a five-handed game: the camera is lost, the reason (the other mat) logged and shown.
+    rng = np.random.default_rng(3)
+    four = np.clip(synth.table_background(rng, synth.camera_homography(rng, 0.05), 4), 0, 255).astype(np.uint8)
+    for _ in range(16):
+        bridge.feed(four)
+    assert session.public_state()["devices"]["camera"] == "lost"
+    why = [r.why for r in session.log.rows() if r.kind == "status"][-1]
+    assert "four-seat mat" in why and "five players" in why and "--seats 5" in why
+
+    # The five-seat mat: the camera is back and enters the trick's plays, each with the right seat.
+    for frame, _ in synth.play_video(images, [trick], seed=5, fps=10, seats=5):
+        bridge.feed(frame)
+    assert session.public_state()["devices"]["camera"] == "ok"
+    rows = {r.seq: r for r in session.log.rows()}
+    camera_plays = [(rows[s].event["seat"], rows[s].event["card"]) for s in bridge.plays]
+    unsure = [o for o in session.director_state()["observations"] if o["event"] == "unsure_card"]
+    assert all(p in trick for p in camera_plays) and not bridge.refused
+    assert len(camera_plays) + len(unsure) >= len(trick) and len(camera_plays) >= len(trick) - 1
+
+
+def test_reads_over_the_wrong_mat_go_to_the_director_not_the_engine(tmp_path):
+    from vision.play import Event
+
+    class Idle:  # the bridge sets the detector's callbacks; this test hands it the events itself
+        pass
+
+    app = create_app(tmp_path / "data", camera="ok")
+    session = app.state.session
+    events, trick = five_handed_pitch_trick()
+    session.create_match("pitch", {"players": 5}, FIVE, 0, "director", "d")
+    for event in events:
+        session.submit(event, "director", "d")
+    bridge = CameraBridge(session, Idle())
+    seat, code = trick[0]
+    bridge.handle(Event("mat_mismatch", 15, detail="the mat in view is the four-seat mat"), None)
+    bridge.handle(Event("camera_back", 16), None)  # a camera back over the wrong mat is still lost
+    assert session.public_state()["devices"]["camera"] == "lost"
+    bridge.handle(Event("card_played", 40, seat, code), None)
+    assert bridge.plays == [] and session.current.match.hand.trick.cards == []
+    obs = session.director_state()["observations"]
+    assert obs[-1]["seat"] == seat and code in obs[-1]["detail"] and "four-seat mat" in obs[-1]["detail"]
+    bridge.handle(Event("mat_found", 45, detail="the 5-seat mat is in view"), None)
+    assert session.public_state()["devices"]["camera"] == "ok"
+    bridge.handle(Event("card_played", 60, seat, code), None)
+    assert len(bridge.plays) == 1

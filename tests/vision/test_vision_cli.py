@@ -65,3 +65,14 @@ def test_mat_command(tmp_path, capsys):
     assert main(["vision", "mat", "--out", str(tmp_path / "mat.pdf"), "--scale", "1"]) == 0
     assert (tmp_path / "mat.pdf").exists() and (tmp_path / "mat.png").exists()
     assert main(["vision", "mat", "--out", str(tmp_path / "no" / "mat.pdf")]) == 2
+
+
+def test_five_seat_mat_command(tmp_path, capsys):
+    from vision import mat
+
+    assert main(["vision", "mat", "--seats", "5", "--out", str(tmp_path / "mat5.pdf"), "--scale", "1"]) == 0
+    assert (tmp_path / "mat5.pdf").read_bytes().startswith(b"%PDF")
+    img = cv2.imread(str(tmp_path / "mat5.png"))
+    assert mat.calibrate(img, n_seats=5).n_seats == 5
+    assert main(["vision", "watch", str(tmp_path), "--first-seat", "4", "--seats", "4"]) == 2
+    assert "--first-seat 4: a 4-seat table has seats 0-3" in capsys.readouterr().err

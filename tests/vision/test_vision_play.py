@@ -66,3 +66,81 @@ def test_engine_may_veto_a_read_but_never_rescue(tango, tango_deck):
     assert not [g for g in got if g.kind == "card_played"]
     unsure = [g for g in got if g.kind == "unsure_card"]
     assert unsure and "cannot hold" in unsure[0].detail
+
+
+FIVE_TRICK = [(2, "7H"), (3, "KH"), (4, "2C"), (0, "AD"), (1, "9S")]
+
+
+@pytest.mark.parametrize("to_centre", [False, True])
+def test_five_handed_trick_gives_the_right_seats_and_cards(tango, tango_deck, to_centre):
+    """Five-handed Pitch on the five-seat mat: cards in front of the seats are attributed by zone alone (no turn
+    given), cards played to the centre by the seat on turn."""
+    turn = [None]
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), seats=5,
+                            turn=(lambda: turn[0]) if to_centre else None)
+    truth, got = [], []
+    for frame, evs in synth.play_video(tango, [FIVE_TRICK], seed=4, seats=5, to_centre=to_centre, fps=15):
+        for e in evs:
+            truth.append(e)
+            if e.kind == "play":
+                turn[0] = e.seat
+        got += det.feed(frame)
+    assert det.calibration is not None and det.calibration.n_seats == 5
+    assert [(e.seat, e.code) for e in truth if e.kind == "play"] == FIVE_TRICK
+    plays = [(g.seat, g.code) for g in got if g.kind == "card_played"]
+    unsure = [g for g in got if g.kind == "unsure_card"]
+    # never a wrong card or seat; an unread card is unsure, and still put in front of the right seat
+    assert all(p in FIVE_TRICK for p in plays) and len(plays) == len(set(plays))
+    assert all(u.seat in [s for s, _ in FIVE_TRICK] for u in unsure)
+    assert len(plays) + len(unsure) == 5 and len(plays) >= 4
+    assert {s for s, _ in plays} | {u.seat for u in unsure} == {0, 1, 2, 3, 4}
+    assert [g.kind for g in got if g.kind == "trick_gathered"] == ["trick_gathered"]
+
+
+def test_detector_reports_the_mat_that_does_not_fit_the_game(tango_deck):
+    def background(n_seats):
+        rng = np.random.default_rng(9)
+        return np.clip(synth.table_background(rng, synth.camera_homography(rng, 0.05), n_seats), 0, 255).astype(
+            np.uint8)
+
+    game = [5]
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), seats=lambda: game[0])
+    four, five = background(4), background(5)
+    events = [e for _ in range(31) for e in det.feed(four)]
+    # said once, not every time the mat is looked for; the wrong mat's zones are not used
+    assert [e.kind for e in events] == ["mat_mismatch"]
+    assert "four-seat mat" in events[0].detail and "five players" in events[0].detail
+    assert det.calibration is None
+    events = [e for _ in range(15) for e in det.feed(five)]
+    assert [e.kind for e in events] == ["mat_found"] and det.calibration.n_seats == 5
+    # the game changes to four players: the five-seat mat no longer fits
+    game[0] = 4
+    events = [e for _ in range(15) for e in det.feed(five)]
+    assert [e.kind for e in events] == ["mat_mismatch"] and "five-seat mat" in events[0].detail
+
+
+def test_a_court_card_landing_on_a_pile_is_read_on_the_outline_of_the_change(decks_dir):
+    """Paris's KD (its picture runs to the edge: no pale margin for the finder) laid on two cards in the centre: the
+    picture alone gives no outline of it; the change since the last still table does."""
+    from vision import deck
+
+    paris = synth.load_deck(str(decks_dir / "paris"))
+    rec = recognise.Recogniser(deck.enroll_dir(str(decks_dir / "paris")))
+    below = [synth.CardPose("2H", 590, 410, 200), synth.CardPose("8S", 615, 395, 65)]
+    top = synth.CardPose("KD", 600, 400, 105)
+    nz = synth.Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0, jpeg=(70, 92))
+    before = synth.render_table(paris, below, seed=8, nuisance=nz, hand=False)
+    after = synth.render_table(paris, below + [top], seed=8, nuisance=nz, hand=False)
+    assert not [r for r in rec.identify(after.image) if r.code == "KD"]  # the finder alone misses it
+    for outline in (True, False):
+        det = play.PlayDetector(rec, turn=lambda: 2, change_outline=outline)
+        got = [e for f in [before.image] * 8 + [after.image] * 8 for e in det.feed(f)]
+        kd = [e for e in got if e.kind == "card_played" and e.code == "KD"]
+        if outline:
+            assert [(e.seat, e.code) for e in kd] == [(2, "KD")]
+            corners = np.array(kd[0].corners)
+            truth = after.cards[-1].quad
+            # the outline is the card's, to a few pixels (either way up)
+            assert min(np.abs(corners - truth).max(), np.abs(corners - np.roll(truth, 2, axis=0)).max()) < 6
+        else:
+            assert not kd

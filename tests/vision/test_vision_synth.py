@@ -45,3 +45,12 @@ def test_video_emits_a_play_per_card_and_a_gather(tango):
     assert [e[1] for e in events] == ["play"] * 4 + ["gather"]
     assert [e[3] for e in events[:4]] == ["AS", "KS", "QS", "JS"]
     assert [e[0] for e in events] == sorted(e[0] for e in events)
+
+
+def test_video_refuses_a_seat_the_table_does_not_have(tango):
+    import pytest
+
+    with pytest.raises(ValueError, match="seat 4 is not a seat of a 4-seat table"):
+        next(synth.play_video(tango, [[(0, "AS"), (4, "KS")]]))
+    with pytest.raises(ValueError, match="seat 5"):
+        next(synth.play_video(tango, [[(5, "AS")]], seats=5))
