@@ -41,6 +41,7 @@ class Outcome:
     score: float
     margin: float
     accepted: bool
+    path: str = ""
 
 
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:
@@ -182,17 +183,24 @@ def tune_generic(decks_root: str, scenes: int, progress: Callable[[str], None] =
     for name in dirs:
         tpl = glyphlib.build_templates({o: sources[o] for o in dirs if o != name})
         for truth, kind, card in samples[name]:
-            label, score, margin = glyphlib.read_card(card, tpl)
-            outs.append(Outcome(name, "generic", kind, truth, label, score, margin, False))
+            g = glyphlib.read_generic(card, tpl)
+            outs.append(Outcome(name, "generic", kind, truth, g.label, g.score, g.margin, False, g.path))
         whole += sum(1 for _, k, _ in samples[name] if k == "whole")
-    th, curve = choose_thresholds(outs, whole)
+    # the corner-index reader, and the pip reader per suit it names: a blurred club's pips look like a spade's,
+    # never the other way round, so each named suit gets the margin its own wrong reads call for
+    th, curve = choose_thresholds([o for o in outs if o.path != "pips"], whole)
+    pips: dict = {}
+    for s in "SHDC":
+        mine = [o for o in outs if o.path == "pips" and o.label.endswith(s) and o.score > 0]
+        th_s, curve_s = choose_thresholds(mine, whole)
+        pips[s] = {"score": th_s.score, "margin": th_s.margin, "reads": len(mine), "curve": curve_s}
     glyphlib.build_templates(sources).save(glyphlib.GLYPHS_PATH)
     data: dict = {}
     if os.path.exists(rc.THRESHOLDS_PATH):
         with open(rc.THRESHOLDS_PATH) as f:
             data = json.load(f)
-    data["generic"] = {"score": th.score, "margin": th.margin, "reader": "glyphs", "scenes_per_deck": scenes,
-                       "whole_cards": whole, "curve": curve}
+    data["generic"] = {"score": th.score, "margin": th.margin, "reader": "glyphs+pips", "scenes_per_deck": scenes,
+                       "whole_cards": whole, "curve": curve, "pips": pips}
     with open(rc.THRESHOLDS_PATH, "w") as f:
         json.dump(data, f, indent=1)
     return data["generic"]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import pips as pipslib
+
 RANKS = "AKQJT98765432"
 RED_SUITS = "HD"
 BLACK_SUITS = "SC"
@@ -27,6 +29,8 @@ SUIT_SIZE = (14, 14)
 BOX = (0.33, 0.45)  # the index region: fractions of the card's width and height from its corner
 SHARPEN = 0.0  # see _glyph
 TRIM = 2  # pixels of the card's rim left out
+STRICT_BLACK = True
+COURTS = "JQK"
 GLYPHS_PATH = os.path.join(os.path.dirname(__file__), "generic_glyphs.npz")
 
 
@@ -128,29 +132,39 @@ class GlyphTemplates:
     suit_label: list[str]
     suit_aspect: np.ndarray
     decks: list[str]
+    pip_suits: pipslib.SuitModel | None = None
 
     def save(self, path: str) -> None:
+        extra = {}
+        if self.pip_suits is not None:
+            extra = {"pip_w": self.pip_suits.w, "pip_mid": self.pip_suits.mid, "pip_half": self.pip_suits.half}
         with open(path, "wb") as f:
             np.savez_compressed(f, rank=self.rank.astype(np.float16), rank_label=np.array(self.rank_label),
                                 rank_aspect=self.rank_aspect, suit=self.suit.astype(np.float16),
                                 suit_label=np.array(self.suit_label), suit_aspect=self.suit_aspect,
-                                decks=np.array(self.decks))
+                                decks=np.array(self.decks), **extra)
 
     @staticmethod
     def load(path: str = GLYPHS_PATH) -> GlyphTemplates:
         z = np.load(path)
+        model = pipslib.SuitModel(z["pip_w"], z["pip_mid"], z["pip_half"]) if "pip_w" in z else None
         return GlyphTemplates(z["rank"].astype(np.float32), [str(x) for x in z["rank_label"]], z["rank_aspect"],
                               z["suit"].astype(np.float32), [str(x) for x in z["suit_label"]], z["suit_aspect"],
-                              [str(x) for x in z["decks"]])
+                              [str(x) for x in z["decks"]], model)
 
 
 def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemplates:
     """Glyph templates from card images (deck name -> [(code, rectified card image)]), both corners of each."""
     ranks, rl, ra, suits, sl, sa = [], [], [], [], [], []
+    pip_sets: list[tuple[str, pipslib.Pips]] = []
     for images in decks.values():
         for code, img in images:
             if len(code) != 2 or code[0] not in RANKS or code[1] not in "SHDC":
                 continue
+            if code[0] in pipslib.COUNT_OF_RANK:
+                p = pipslib.find_pips(img)
+                if p is not None and pipslib.RANK_OF_COUNT[p.count] == code[0] and p.red == (code[1] in RED_SUITS):
+                    pip_sets.append((code[1], p))
             for card in (img, cv2.rotate(img, cv2.ROTATE_180)):
                 ix = corner_index(card)
                 if ix is None or ix.red != (code[1] in RED_SUITS):
@@ -162,7 +176,7 @@ def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemp
                 sl.append(code[1])
                 sa.append(ix.suit_aspect)
     return GlyphTemplates(np.stack(ranks), rl, np.array(ra, np.float32), np.stack(suits), sl,
-                          np.array(sa, np.float32), sorted(decks))
+                          np.array(sa, np.float32), sorted(decks), pipslib.train_suits(pip_sets))
 
 
 def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
@@ -202,3 +216,59 @@ def read_card(card: np.ndarray, tpl: GlyphTemplates) -> tuple[str, float, float]
     if len(reads) < 2 or reads[0][0] != reads[1][0]:
         return reads[0][0], 0.0, 0.0
     return reads[0][0], min(r[1] for r in reads), min(r[2] for r in reads)
+
+
+@dataclass
+class GenericRead:
+    """A generic-mode reading: ``path`` is 'pips' (number card: pip count + pip suit, the index not contradicting)
+    or 'index' (both corner indices agreeing); ``label`` may be '?'; score 0 means no reading to accept."""
+
+    label: str
+    score: float
+    margin: float
+    path: str
+
+
+def _corners(card: np.ndarray, tpl: GlyphTemplates) -> list[tuple[str, float, str, float, bool]]:
+    """(rank, rank margin, suit, suit margin, red) of each index corner found (top-left, then bottom-right)."""
+    out = []
+    for img in (card, cv2.rotate(card, cv2.ROTATE_180)):
+        ix = corner_index(img)
+        if ix is None:
+            continue
+        rank, _, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
+        suit, _, sm = _classify(ix.suit, ix.suit_aspect, tpl.suit, tpl.suit_aspect, tpl.suit_label,
+                                RED_SUITS if ix.red else BLACK_SUITS)
+        out.append((rank, rm, suit, sm, ix.red))
+    return out
+
+
+def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
+    """Read a rectified card without an enrolled deck.
+
+    A card whose central field is a clean pip layout (``vision.pips``) is a number card: its rank is the pip count,
+    its suit the pips' colour and shape. The corner index is the second, independent cue: a corner that is found
+    must have the pips' colour and the same rank, and a lone pip (an ace) needs a corner positively reading 'A'
+    (a court's letter or emblem can look like one centred pip). Score = the pips' size regularity, margin = the
+    suit discriminant's distance from its boundary. A black card also needs every corner found to read the pips'
+    suit, and its margin is the smaller of the pips' and the corners' suit margins (a blurred club's pips alone look
+    like a spade's). Any other card is read from its two corner indices alone (``read_card``), which must agree,
+    and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named."""
+    p = pipslib.find_pips(card) if tpl.pip_suits is not None else None
+    if p is None or tpl.pip_suits is None:
+        label, score, margin = read_card(card, tpl)
+        if label[0] not in COURTS:  # a number card is named only from its pips, the index being the second cue
+            score, margin = 0.0, 0.0
+        return GenericRead(label, score, margin, "index")
+    rank = pipslib.RANK_OF_COUNT[p.count]
+    suit, margin = pipslib.pip_suit(p, tpl.pip_suits)
+    corners = _corners(card, tpl)
+    ok = all(red == p.red and r == rank for r, _, _, _, red in corners)
+    if rank == "A" and not any(r == "A" for r, *_ in corners):
+        ok = False
+    if STRICT_BLACK and not p.red:
+        if not (corners and all(s == suit for _, _, s, _, _ in corners)):
+            ok = False
+        else:
+            margin = min(margin, min(sm for _, _, _, sm, _ in corners))
+    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips")
