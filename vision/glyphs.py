@@ -29,7 +29,7 @@ SUIT_SIZE = (14, 14)
 BOX = (0.33, 0.45)  # the index region: fractions of the card's width and height from its corner
 SHARPEN = 0.0  # see _glyph
 TRIM = 2  # pixels of the card's rim left out
-STRICT_BLACK = True
+CONTRADICTS = 0.3  # a corner whose best other rank beats the pips' rank by this much contradicts it
 COURTS = "JQK"
 GLYPHS_PATH = os.path.join(os.path.dirname(__file__), "generic_glyphs.npz")
 
@@ -179,14 +179,21 @@ def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemp
                           np.array(sa, np.float32), sorted(decks), pipslib.train_suits(pip_sets))
 
 
-def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
-              allowed: str) -> tuple[str, float, float]:
-    """(best class, its score, margin) by the best correlation per class, aspect-ratio mismatch penalised."""
+def _class_scores(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
+                  allowed: str) -> dict[str, float]:
+    """The best correlation per class, aspect-ratio mismatch penalised."""
     s = tpl @ q - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
     best: dict[str, float] = {}
     for lab, v in zip(labels, s, strict=True):
         if lab in allowed and v > best.get(lab, -9.0):
             best[lab] = float(v)
+    return best
+
+
+def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
+              allowed: str) -> tuple[str, float, float]:
+    """(best class, its score, margin) by the best correlation per class, aspect-ratio mismatch penalised."""
+    best = _class_scores(q, aspect, tpl, tpl_aspect, labels, allowed)
     if len(best) < 2:
         return "?", 0.0, 0.0
     order = sorted(best.items(), key=lambda kv: -kv[1])
@@ -229,17 +236,34 @@ class GenericRead:
     path: str
 
 
-def _corners(card: np.ndarray, tpl: GlyphTemplates) -> list[tuple[str, float, str, float, bool]]:
-    """(rank, rank margin, suit, suit margin, red) of each index corner found (top-left, then bottom-right)."""
+@dataclass
+class Corner:
+    """One index corner's reading: per-rank scores, the suit and its margin, the ink colour."""
+
+    ranks: dict[str, float]
+    suit: str
+    suit_margin: float
+    red: bool
+
+    def against(self, rank: str) -> float:
+        """How strongly this corner says the rank is not ``rank``: ``(best - s) / (1 - s)`` with s the score of
+        ``rank`` and best the best other rank's (<= 0 when ``rank`` is its best reading)."""
+        s = self.ranks.get(rank, -1.0)
+        other = max((v for r, v in self.ranks.items() if r != rank), default=-1.0)
+        return (other - s) / max(1.0 - s, 1e-6)
+
+
+def _corners(card: np.ndarray, tpl: GlyphTemplates) -> list[Corner]:
+    """The reading of each index corner found (top-left, then bottom-right)."""
     out = []
     for img in (card, cv2.rotate(card, cv2.ROTATE_180)):
         ix = corner_index(img)
         if ix is None:
             continue
-        rank, _, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
+        ranks = _class_scores(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
         suit, _, sm = _classify(ix.suit, ix.suit_aspect, tpl.suit, tpl.suit_aspect, tpl.suit_label,
                                 RED_SUITS if ix.red else BLACK_SUITS)
-        out.append((rank, rm, suit, sm, ix.red))
+        out.append(Corner(ranks, suit, sm, ix.red))
     return out
 
 
@@ -263,12 +287,12 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
     rank = pipslib.RANK_OF_COUNT[p.count]
     suit, margin = pipslib.pip_suit(p, tpl.pip_suits)
     corners = _corners(card, tpl)
-    ok = all(red == p.red and r == rank for r, _, _, _, red in corners)
-    if rank == "A" and not any(r == "A" for r, *_ in corners):
+    ok = all(c.red == p.red and c.against(rank) < CONTRADICTS for c in corners)
+    if rank == "A" and not any(c.against(rank) <= 0 for c in corners):
         ok = False
-    if STRICT_BLACK and not p.red:
-        if not (corners and all(s == suit for _, _, s, _, _ in corners)):
+    if not p.red:
+        if not (corners and all(c.suit == suit for c in corners)):
             ok = False
         else:
-            margin = min(margin, min(sm for _, _, _, sm, _ in corners))
+            margin = min(margin, min(c.suit_margin for c in corners))
     return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips")
