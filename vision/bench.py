@@ -64,7 +64,11 @@ def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) 
 
 
 def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser],
-               progress: Callable[[str], None] | None = None) -> tuple[list[Outcome], int]:
+               progress: Callable[[str], None] | None = None,
+               ms: dict[str, list[float]] | None = None,
+               whole_codes: list[str] | None = None) -> tuple[list[Outcome], int]:
+    """Outcomes of every read of the scenes of ``seeds``, per recogniser, and the number of whole face-up cards;
+    ``ms`` collects each mode's milliseconds per ``identify`` of a frame, ``whole_codes`` the whole cards' codes."""
     images = synth.load_deck(deck_dir)
     name = os.path.basename(os.path.normpath(deck_dir))
     outcomes: list[Outcome] = []
@@ -72,8 +76,14 @@ def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser
     for k, seed in enumerate(seeds):
         scene = synth.random_scene(images, seed, n_cards=7)
         for mode, rec in recognisers.items():
-            o, w = score_scene(scene, rec.identify(scene.image), name, mode)
+            t = time.perf_counter()
+            reads = rec.identify(scene.image)
+            if ms is not None:
+                ms.setdefault(mode, []).append((time.perf_counter() - t) * 1000)
+            o, w = score_scene(scene, reads, name, mode)
             outcomes += o
+        if whole_codes is not None:
+            whole_codes += [c.code for c in scene.cards if c.visible >= 0.97 and c.face_up]
         whole += w
         if progress and k % 20 == 19:
             progress(f"{name}: {k + 1}/{len(seeds)} scenes")
@@ -206,37 +216,59 @@ def tune_generic(decks_root: str, scenes: int, progress: Callable[[str], None] =
     return data["generic"]
 
 
-def summarise(outcomes: list[Outcome], whole: int) -> dict:
+def _group(code: str | None) -> str:
+    if code and len(code) == 2 and code[0] in "A23456789T":
+        return "numbers"
+    if code and len(code) == 2 and code[0] in "JQK":
+        return "courts"
+    return "other"
+
+
+def summarise(outcomes: list[Outcome], whole: int, whole_codes: list[str] | None = None) -> dict:
+    """Reads, accepted, wrong among accepted, share of the whole cards accepted (and right); with the codes of the
+    whole cards, the same split into number cards (A-10) and courts (J, Q, K)."""
     acc = [o for o in outcomes if o.accepted]
     wrong = [o for o in acc if o.truth != o.label]
     whole_right = sum(1 for o in acc if o.kind == "whole" and o.truth == o.label)
-    return {"whole_cards": whole, "reads": len(outcomes), "accepted": len(acc),
-            "accepted_share_of_whole": round(whole_right / max(whole, 1), 4), "wrong_accepted": len(wrong),
-            "wrong_examples": [f"{o.truth}->{o.label} ({o.kind})" for o in wrong[:5]]}
+    out: dict = {"whole_cards": whole, "reads": len(outcomes), "accepted": len(acc),
+                 "accepted_share_of_whole": round(whole_right / max(whole, 1), 4), "wrong_accepted": len(wrong),
+                 "wrong_examples": [f"{o.truth}->{o.label} ({o.kind})" for o in wrong[:5]]}
+    if whole_codes is not None:
+        for g in ("numbers", "courts"):
+            n = sum(1 for c in whole_codes if _group(c) == g)
+            mine = [o for o in acc if _group(o.truth) == g]
+            right = sum(1 for o in mine if o.kind == "whole" and o.truth == o.label)
+            out[g] = {"whole_cards": n, "accepted": len(mine), "accepted_share_of_whole": round(right / max(n, 1), 4),
+                      "wrong_accepted": sum(1 for o in mine if o.truth != o.label)}
+    return out
 
 
 def accuracy(decks_root: str, reads: int, decks: list[str] | None = None,
-             progress: Callable[[str], None] = print) -> dict:
-    """Held-out accuracy per deck and mode; renders scenes until about ``reads`` reads per deck and mode."""
+             progress: Callable[[str], None] = print, modes: tuple[str, ...] = ("enrolled", "generic")) -> dict:
+    """Held-out accuracy per deck and mode; renders scenes until about ``reads`` reads per deck of the first
+    mode. Each mode also reports its milliseconds per full-frame ``identify`` (median, on this machine)."""
     report = {}
     for name in decks or HELD_OUT:
         d = os.path.join(decks_root, name)
         if not os.path.isdir(d):
             raise decklib.EnrollError(f"deck not found: {d}")
-        deck = decklib.enroll_dir(d)
-        recs = {"enrolled": rc.Recogniser(deck), "generic": rc.Recogniser(None)}
+        deck = decklib.enroll_dir(d) if "enrolled" in modes else None
+        recs = {m: rc.Recogniser(deck if m == "enrolled" else None) for m in modes}
         outs: list[Outcome] = []
         whole = 0
+        whole_codes: list[str] = []
+        ms: dict[str, list[float]] = {}
         seed = 500_000
-        while sum(1 for o in outs if o.mode == "enrolled") < reads:
-            o, w = run_scenes(d, range(seed, seed + 20), recs)
+        while sum(1 for o in outs if o.mode == modes[0]) < reads:
+            o, w = run_scenes(d, range(seed, seed + 20), recs, ms=ms, whole_codes=whole_codes)
             outs += o
             whole += w
             seed += 20
-            progress(f"{name}: {sum(1 for x in outs if x.mode == 'enrolled')} reads")
-        report[name] = {"jokers_distinct": deck.report.get("jokers_distinct")}
+            progress(f"{name}: {sum(1 for x in outs if x.mode == modes[0])} reads")
+        report[name] = {"jokers_distinct": deck.report.get("jokers_distinct") if deck else None}
         for mode in recs:
-            report[name][mode] = summarise([o for o in outs if o.mode == mode], whole)
+            report[name][mode] = summarise([o for o in outs if o.mode == mode], whole, whole_codes)
+            report[name][mode]["identify_ms_median"] = round(float(np.median(ms[mode])), 1)
     return report
 
 

@@ -80,8 +80,10 @@ def corner_index(card: np.ndarray) -> Index | None:
         x, y, bw, bh, area = stats[i]
         if area < 6 or bh < 4:
             continue
-        if x == 0 or y == 0 or x + bw >= cw or y + bh >= ch:  # rim, shadow or picture running out of the box
+        if x + bw >= cw or y + bh >= ch:  # picture or centre pips running out of the box
             continue
+        if (x == 0 or y == 0) and (bw > 3 * bh or bh > 3 * bw or area < 0.3 * bw * bh):
+            continue  # a piece of the rim or its shadow (a glyph printed close to the edge may touch it)
         if bw > 0.8 * cw or bh > 0.5 * ch:
             continue
         comps.append((int(x), int(y), int(bw), int(bh), int(area), i))
