@@ -31,6 +31,8 @@ SHARPEN = 0.0  # see _glyph
 TRIM = 2  # pixels of the card's rim left out
 CONTRADICTS = 0.3  # a corner whose best other rank beats the pips' rank by this much contradicts it
 COURTS = "JQK"
+PICTURE = 0.04  # share of colourful pixels in the card's middle above which it has a picture (tuning decks:
+# number cards <= 0.02, courts of four of the five designs mostly above)
 GLYPHS_PATH = os.path.join(os.path.dirname(__file__), "generic_glyphs.npz")
 
 
@@ -203,22 +205,22 @@ def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndar
     return a, sa, (sa - sb) / max(1.0 - sb, 1e-6)
 
 
-def read_corner(ix: Index, tpl: GlyphTemplates) -> tuple[str, float, float]:
-    """(code, score, margin) of one corner's index."""
-    rank, rs, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
+def read_corner(ix: Index, tpl: GlyphTemplates, ranks: str = RANKS) -> tuple[str, float, float]:
+    """(code, score, margin) of one corner's index, its rank one of ``ranks``."""
+    rank, rs, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, ranks)
     suit, ss, sm = _classify(ix.suit, ix.suit_aspect, tpl.suit, tpl.suit_aspect, tpl.suit_label,
                              RED_SUITS if ix.red else BLACK_SUITS)
     return rank + suit, min(rs, ss), min(rm, sm)
 
 
-def read_card(card: np.ndarray, tpl: GlyphTemplates) -> tuple[str, float, float]:
+def read_card(card: np.ndarray, tpl: GlyphTemplates, ranks: str = RANKS) -> tuple[str, float, float]:
     """(code, score, margin) of a rectified card from both index corners; score 0 when they disagree or one is
     not found (the code is then the better corner's guess, or '?')."""
     reads = []
     for img in (card, cv2.rotate(card, cv2.ROTATE_180)):
         ix = corner_index(img)
         if ix is not None:
-            reads.append(read_corner(ix, tpl))
+            reads.append(read_corner(ix, tpl, ranks))
     if not reads:
         return "?", 0.0, 0.0
     reads.sort(key=lambda r: -r[1])
@@ -282,7 +284,10 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
     and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named."""
     p = pipslib.find_pips(card) if tpl.pip_suits is not None else None
     if p is None or tpl.pip_suits is None:
-        label, score, margin = read_card(card, tpl)
+        # a court's picture is colourful (blue, yellow, green), a number card's ink never is: then its index can
+        # only be J, Q or K (a joker's picture is colourful too: the tuning reads include jokers)
+        picture = pipslib.colourful(card) > PICTURE
+        label, score, margin = read_card(card, tpl, COURTS if picture else RANKS)
         if label[0] not in COURTS:  # a number card is named only from its pips, the index being the second cue
             score, margin = 0.0, 0.0
         return GenericRead(label, score, margin, "index")

@@ -148,6 +148,15 @@ def find_pips(card: np.ndarray) -> Pips | None:
     return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
 
 
+def colourful(card: np.ndarray) -> float:
+    """Share of the card's middle (60 % x 60 %) in saturated colours other than red: a court's or joker's
+    picture has them, a number card's pips are red or black."""
+    h, w = card.shape[:2]
+    hsv = cv2.cvtColor(card[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)], cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    return float(((sat > 90) & (val > 60) & (hue >= 15) & (hue <= 150)).mean())
+
+
 COUNT_OF_RANK = {r: c for c, r in RANK_OF_COUNT.items()}
 SUIT_PAIRS = ("SC", "HD")  # the suits a pip's colour leaves: black, red
 LDA_RIDGE = 0.01
