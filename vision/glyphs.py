@@ -84,7 +84,7 @@ def corner_index(card: np.ndarray) -> Index | None:
             continue
         if x + bw >= cw or y + bh >= ch:  # picture or centre pips running out of the box
             continue
-        if (x == 0 or y == 0) and (bw > 3 * bh or bh > 3 * bw or area < 0.3 * bw * bh):
+        if (x == 0 or y == 0) and (bw > 3 * bh or bh > 3 * bw or area < 0.3 * bw * bh or area < 0.015 * cw * ch):
             continue  # a piece of the rim or its shadow (a glyph printed close to the edge may touch it)
         if bw > 0.8 * cw or bh > 0.5 * ch:
             continue
