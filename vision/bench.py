@@ -287,6 +287,19 @@ def timing(decks_root: str, frames: int = 60) -> dict:
         t = time.perf_counter()
         rec.identify(img)
         ident.append((time.perf_counter() - t) * 1000)
+    # reading one found card (rectify + read + accept), per mode: what the play detector pays per card
+    generic = rc.Recogniser(None)
+    per_read: dict[str, list[float]] = {"enrolled": [], "generic": []}
+    ident_generic = []
+    for img in scenes:
+        t = time.perf_counter()
+        generic.identify(img)
+        ident_generic.append((time.perf_counter() - t) * 1000)
+        for q in rc.find_cards(img):
+            for mode, r in (("enrolled", rec), ("generic", generic)):
+                t = time.perf_counter()
+                r.read_and_accept(rc.rectify_for_reading(img, q.pts))
+                per_read[mode].append((time.perf_counter() - t) * 1000)
     tricks = [[(s, c) for s, c in zip(range(4), ["AS", "KH", "7D", "TC"], strict=True)]]
     video = [f for f, _ in synth.play_video(images, tricks, seed=3)][:frames]
     det = play.PlayDetector(rec, analyse=False)
@@ -298,7 +311,10 @@ def timing(decks_root: str, frames: int = 60) -> dict:
     return {"per_frame_ms_median": round(float(np.median(per_frame)), 2),
             "per_frame_ms_p95": round(float(np.percentile(per_frame, 95)), 2),
             "identify_ms_median": round(float(np.median(ident)), 1),
-            "identify_ms_max": round(float(np.max(ident)), 1)}
+            "identify_ms_max": round(float(np.max(ident)), 1),
+            "identify_generic_ms_median": round(float(np.median(ident_generic)), 1),
+            "read_ms_median": {m: round(float(np.median(v)), 2) for m, v in per_read.items()},
+            "read_ms_p95": {m: round(float(np.percentile(v, 95)), 2) for m, v in per_read.items()}}
 
 
 def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None = None) -> dict:
