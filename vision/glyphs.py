@@ -188,10 +188,24 @@ def _class_scores(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.
     """The best correlation per class, aspect-ratio mismatch penalised."""
     s = tpl @ q - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
     best: dict[str, float] = {}
-    for lab, v in zip(labels, s, strict=True):
-        if lab in allowed and v > best.get(lab, -9.0):
-            best[lab] = float(v)
+    for lab, idx in _label_index(labels).items():
+        if lab in allowed:
+            best[lab] = float(s[idx].max())
     return best
+
+
+_INDEX_CACHE: dict[int, tuple[list[str], dict[str, np.ndarray]]] = {}
+
+
+def _label_index(labels: list[str]) -> dict[str, np.ndarray]:
+    """The template rows of each class (cached per label list: the per-read loop over thousands of templates was
+    most of a read's time)."""
+    hit = _INDEX_CACHE.get(id(labels))
+    if hit is None or hit[0] is not labels:
+        arr = np.array(labels)
+        hit = (labels, {str(lab): np.flatnonzero(arr == lab) for lab in sorted(set(labels))})
+        _INDEX_CACHE[id(labels)] = hit
+    return hit[1]
 
 
 def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
