@@ -311,9 +311,9 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
     ok = all(c.red == p.red and c.against(rank) < CONTRADICTS for c in corners)
     if rank == "A" and not any(c.against(rank) <= 0 for c in corners):
         ok = False
-    if not p.red:
-        if not (corners and all(c.suit == suit for c in corners)):
-            ok = False
-        else:
-            margin = min(margin, min(c.suit_margin for c in corners))
+    # the suit from two cues as well: every corner found reads the pips' suit, and the margin is the weaker one
+    if not (corners and all(c.suit == suit for c in corners)):
+        ok = False
+    else:
+        margin = min(margin, min(c.suit_margin for c in corners))
     return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips")

@@ -123,6 +123,12 @@ def find_pips(card: np.ndarray) -> Pips | None:
     sym = float(d.max()) / pw
     if sym > 0.5:
         return None
+    # and a two-way layout is the same turned by 180 degrees (a 7 has one pip without a partner): a card partly
+    # covered, or with a pip lost in glare, shows a lopsided layout, not a smaller count
+    rot = (np.array([w - 1, h - 1], np.float64) - pts)[:, None, :]
+    unmatched = int((np.sqrt(((rot - pts[None, :, :]) ** 2).sum(-1)).min(axis=1) > 0.5 * pw).sum())
+    if unmatched > (1 if count == 7 else 0):
+        return None
     areas = np.array([c[4] for c in best], np.float32)
     regularity = float(1 - areas.std() / areas.mean())
     glyphs, upright = [], []
