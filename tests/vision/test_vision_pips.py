@@ -96,3 +96,14 @@ def test_generic_recogniser_reads_a_held_out_scene_right_and_abstains_on_jokers_
             named[truth[0]] = r.code
     assert "BJ" not in named and "LJ" not in named and "XX" not in named
     assert len(named) >= 3  # most of the red number cards
+
+
+def test_a_covered_pip_gives_no_count_rather_than_a_smaller_one(paris):
+    for code in ("5H", "9S", "TD"):
+        card = recognise.canonical_card(paris[code]).copy()
+        assert pips.find_pips(card) is not None
+        h, w = card.shape[:2]
+        # a pale card over the bottom row of pips: what is left is still mirror-symmetric (5 -> 3, 10 -> 8) but
+        # no longer the same turned by 180 degrees
+        card[int(0.72 * h) : int(0.95 * h), int(0.08 * w) : int(0.92 * w)] = 250
+        assert pips.find_pips(card) is None, code
