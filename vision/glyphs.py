@@ -8,7 +8,9 @@ normalised to a fixed size and compared by correlation with glyphs cut the same 
 images. A corner's reading is (rank, suit, score, margin), where score is the weaker of the two best correlations
 and margin the weaker of the two ``(best - rival) / (1 - rival)`` (the share of the way from the best other class
 to a perfect match). A card is read only when both corners give the same code; its score and margin are the
-smaller of the two corners'. Acceptance thresholds come from the tuning decks (``cardref vision tune``).
+smaller of the two corners'. ``read_generic`` is the generic mode's reader: number cards by their pips
+(``vision.pips``) with the corner index as the second cue, courts by the corner index alone. Acceptance thresholds
+come from the tuning decks (``cardref vision tune``).
 """
 
 from __future__ import annotations
@@ -290,11 +292,12 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
 
     A card whose central field is a clean pip layout (``vision.pips``) is a number card: its rank is the pip count,
     its suit the pips' colour and shape. The corner index is the second, independent cue: a corner that is found
-    must have the pips' colour and the same rank, and a lone pip (an ace) needs a corner positively reading 'A'
-    (a court's letter or emblem can look like one centred pip). Score = the pips' size regularity, margin = the
-    suit discriminant's distance from its boundary. A black card also needs every corner found to read the pips'
-    suit, and its margin is the smaller of the pips' and the corners' suit margins (a blurred club's pips alone look
-    like a spade's). Any other card is read from its two corner indices alone (``read_card``), which must agree,
+    must have the pips' colour and not clearly prefer another rank (``Corner.against`` < CONTRADICTS), and a lone
+    pip (an ace) needs a corner whose best rank is 'A' (a court's letter or emblem can look like one centred pip).
+    The suit needs both cues: at least one corner found and every corner found reading the pips' suit (a blurred
+    club's pips alone can look like a spade's, and a heart's like a diamond's). Score = the pips' size regularity,
+    margin = the smaller of the pips' suit discriminant's distance from its boundary and the corners' suit
+    margins. Any other card is read from its two corner indices alone (``read_card``), which must agree,
     and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named."""
     p = pipslib.find_pips(card) if tpl.pip_suits is not None else None
     if p is None or tpl.pip_suits is None:
