@@ -188,7 +188,8 @@ def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemp
 def _class_scores(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
                   allowed: str) -> dict[str, float]:
     """The best correlation per class, aspect-ratio mismatch penalised."""
-    s = tpl @ q - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
+    # einsum, not ``@``: a multithreaded BLAS spinning on a shared 2-core machine made this 6x slower (measured)
+    s = np.einsum("ij,j->i", tpl, q) - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
     best: dict[str, float] = {}
     for lab, idx in _label_index(labels).items():
         if lab in allowed:
