@@ -41,6 +41,7 @@ class Outcome:
     score: float
     margin: float
     accepted: bool
+    path: str = ""
 
 
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:
@@ -63,7 +64,11 @@ def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) 
 
 
 def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser],
-               progress: Callable[[str], None] | None = None) -> tuple[list[Outcome], int]:
+               progress: Callable[[str], None] | None = None,
+               ms: dict[str, list[float]] | None = None,
+               whole_codes: list[str] | None = None) -> tuple[list[Outcome], int]:
+    """Outcomes of every read of the scenes of ``seeds``, per recogniser, and the number of whole face-up cards;
+    ``ms`` collects each mode's milliseconds per ``identify`` of a frame, ``whole_codes`` the whole cards' codes."""
     images = synth.load_deck(deck_dir)
     name = os.path.basename(os.path.normpath(deck_dir))
     outcomes: list[Outcome] = []
@@ -71,8 +76,14 @@ def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser
     for k, seed in enumerate(seeds):
         scene = synth.random_scene(images, seed, n_cards=7)
         for mode, rec in recognisers.items():
-            o, w = score_scene(scene, rec.identify(scene.image), name, mode)
+            t = time.perf_counter()
+            reads = rec.identify(scene.image)
+            if ms is not None:
+                ms.setdefault(mode, []).append((time.perf_counter() - t) * 1000)
+            o, w = score_scene(scene, reads, name, mode)
             outcomes += o
+        if whole_codes is not None:
+            whole_codes += [c.code for c in scene.cards if c.visible >= 0.97 and c.face_up]
         whole += w
         if progress and k % 20 == 19:
             progress(f"{name}: {k + 1}/{len(seeds)} scenes")
@@ -182,53 +193,82 @@ def tune_generic(decks_root: str, scenes: int, progress: Callable[[str], None] =
     for name in dirs:
         tpl = glyphlib.build_templates({o: sources[o] for o in dirs if o != name})
         for truth, kind, card in samples[name]:
-            label, score, margin = glyphlib.read_card(card, tpl)
-            outs.append(Outcome(name, "generic", kind, truth, label, score, margin, False))
+            g = glyphlib.read_generic(card, tpl)
+            outs.append(Outcome(name, "generic", kind, truth, g.label, g.score, g.margin, False, g.path))
         whole += sum(1 for _, k, _ in samples[name] if k == "whole")
-    th, curve = choose_thresholds(outs, whole)
+    # the corner-index reader, and the pip reader per suit it names: a blurred club's pips look like a spade's,
+    # never the other way round, so each named suit gets the margin its own wrong reads call for
+    th, curve = choose_thresholds([o for o in outs if o.path != "pips"], whole)
+    pips: dict = {}
+    for s in "SHDC":
+        mine = [o for o in outs if o.path == "pips" and o.label.endswith(s) and o.score > 0]
+        th_s, curve_s = choose_thresholds(mine, whole)
+        pips[s] = {"score": th_s.score, "margin": th_s.margin, "reads": len(mine), "curve": curve_s}
     glyphlib.build_templates(sources).save(glyphlib.GLYPHS_PATH)
     data: dict = {}
     if os.path.exists(rc.THRESHOLDS_PATH):
         with open(rc.THRESHOLDS_PATH) as f:
             data = json.load(f)
-    data["generic"] = {"score": th.score, "margin": th.margin, "reader": "glyphs", "scenes_per_deck": scenes,
-                       "whole_cards": whole, "curve": curve}
+    data["generic"] = {"score": th.score, "margin": th.margin, "reader": "glyphs+pips", "scenes_per_deck": scenes,
+                       "whole_cards": whole, "curve": curve, "pips": pips}
     with open(rc.THRESHOLDS_PATH, "w") as f:
         json.dump(data, f, indent=1)
     return data["generic"]
 
 
-def summarise(outcomes: list[Outcome], whole: int) -> dict:
+def _group(code: str | None) -> str:
+    if code and len(code) == 2 and code[0] in "A23456789T":
+        return "numbers"
+    if code and len(code) == 2 and code[0] in "JQK":
+        return "courts"
+    return "other"
+
+
+def summarise(outcomes: list[Outcome], whole: int, whole_codes: list[str] | None = None) -> dict:
+    """Reads, accepted, wrong among accepted, share of the whole cards accepted (and right); with the codes of the
+    whole cards, the same split into number cards (A-10) and courts (J, Q, K)."""
     acc = [o for o in outcomes if o.accepted]
     wrong = [o for o in acc if o.truth != o.label]
     whole_right = sum(1 for o in acc if o.kind == "whole" and o.truth == o.label)
-    return {"whole_cards": whole, "reads": len(outcomes), "accepted": len(acc),
-            "accepted_share_of_whole": round(whole_right / max(whole, 1), 4), "wrong_accepted": len(wrong),
-            "wrong_examples": [f"{o.truth}->{o.label} ({o.kind})" for o in wrong[:5]]}
+    out: dict = {"whole_cards": whole, "reads": len(outcomes), "accepted": len(acc),
+                 "accepted_share_of_whole": round(whole_right / max(whole, 1), 4), "wrong_accepted": len(wrong),
+                 "wrong_examples": [f"{o.truth}->{o.label} ({o.kind})" for o in wrong[:5]]}
+    if whole_codes is not None:
+        for g in ("numbers", "courts"):
+            n = sum(1 for c in whole_codes if _group(c) == g)
+            mine = [o for o in acc if _group(o.truth) == g]
+            right = sum(1 for o in mine if o.kind == "whole" and o.truth == o.label)
+            out[g] = {"whole_cards": n, "accepted": len(mine), "accepted_share_of_whole": round(right / max(n, 1), 4),
+                      "wrong_accepted": sum(1 for o in mine if o.truth != o.label)}
+    return out
 
 
 def accuracy(decks_root: str, reads: int, decks: list[str] | None = None,
-             progress: Callable[[str], None] = print) -> dict:
-    """Held-out accuracy per deck and mode; renders scenes until about ``reads`` reads per deck and mode."""
+             progress: Callable[[str], None] = print, modes: tuple[str, ...] = ("enrolled", "generic")) -> dict:
+    """Held-out accuracy per deck and mode; renders scenes until about ``reads`` reads per deck of the first
+    mode. Each mode also reports its milliseconds per full-frame ``identify`` (median, on this machine)."""
     report = {}
     for name in decks or HELD_OUT:
         d = os.path.join(decks_root, name)
         if not os.path.isdir(d):
             raise decklib.EnrollError(f"deck not found: {d}")
-        deck = decklib.enroll_dir(d)
-        recs = {"enrolled": rc.Recogniser(deck), "generic": rc.Recogniser(None)}
+        deck = decklib.enroll_dir(d) if "enrolled" in modes else None
+        recs = {m: rc.Recogniser(deck if m == "enrolled" else None) for m in modes}
         outs: list[Outcome] = []
         whole = 0
+        whole_codes: list[str] = []
+        ms: dict[str, list[float]] = {}
         seed = 500_000
-        while sum(1 for o in outs if o.mode == "enrolled") < reads:
-            o, w = run_scenes(d, range(seed, seed + 20), recs)
+        while sum(1 for o in outs if o.mode == modes[0]) < reads:
+            o, w = run_scenes(d, range(seed, seed + 20), recs, ms=ms, whole_codes=whole_codes)
             outs += o
             whole += w
             seed += 20
-            progress(f"{name}: {sum(1 for x in outs if x.mode == 'enrolled')} reads")
-        report[name] = {"jokers_distinct": deck.report.get("jokers_distinct")}
+            progress(f"{name}: {sum(1 for x in outs if x.mode == modes[0])} reads")
+        report[name] = {"jokers_distinct": deck.report.get("jokers_distinct") if deck else None}
         for mode in recs:
-            report[name][mode] = summarise([o for o in outs if o.mode == mode], whole)
+            report[name][mode] = summarise([o for o in outs if o.mode == mode], whole, whole_codes)
+            report[name][mode]["identify_ms_median"] = round(float(np.median(ms[mode])), 1)
     return report
 
 
@@ -247,6 +287,19 @@ def timing(decks_root: str, frames: int = 60) -> dict:
         t = time.perf_counter()
         rec.identify(img)
         ident.append((time.perf_counter() - t) * 1000)
+    # reading one found card (rectify + read + accept), per mode: what the play detector pays per card
+    generic = rc.Recogniser(None)
+    per_read: dict[str, list[float]] = {"enrolled": [], "generic": []}
+    ident_generic = []
+    for img in scenes:
+        t = time.perf_counter()
+        generic.identify(img)
+        ident_generic.append((time.perf_counter() - t) * 1000)
+        for q in rc.find_cards(img):
+            for mode, r in (("enrolled", rec), ("generic", generic)):
+                t = time.perf_counter()
+                r.read_and_accept(rc.rectify_for_reading(img, q.pts))
+                per_read[mode].append((time.perf_counter() - t) * 1000)
     tricks = [[(s, c) for s, c in zip(range(4), ["AS", "KH", "7D", "TC"], strict=True)]]
     video = [f for f, _ in synth.play_video(images, tricks, seed=3)][:frames]
     det = play.PlayDetector(rec, analyse=False)
@@ -258,7 +311,10 @@ def timing(decks_root: str, frames: int = 60) -> dict:
     return {"per_frame_ms_median": round(float(np.median(per_frame)), 2),
             "per_frame_ms_p95": round(float(np.percentile(per_frame, 95)), 2),
             "identify_ms_median": round(float(np.median(ident)), 1),
-            "identify_ms_max": round(float(np.max(ident)), 1)}
+            "identify_ms_max": round(float(np.max(ident)), 1),
+            "identify_generic_ms_median": round(float(np.median(ident_generic)), 1),
+            "read_ms_median": {m: round(float(np.median(v)), 2) for m, v in per_read.items()},
+            "read_ms_p95": {m: round(float(np.percentile(v, 95)), 2) for m, v in per_read.items()}}
 
 
 def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None = None, seats: int = 4,

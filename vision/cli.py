@@ -198,6 +198,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
     b.add_argument("--only", help="comma-separated deck names instead of the held-out set")
+    b.add_argument("--generic-only", action="store_true", help="accuracy of the generic mode only (--reads then "
+                   "counts generic reads)")
     b.add_argument("--skip-accuracy", action="store_true")
     b.add_argument("--skip-speed", action="store_true", help="accuracy only: no timing, no play videos")
     b.add_argument("--json", help="also write the report to this file")
@@ -265,7 +267,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     try:
         if not args.skip_accuracy:
             only = args.only.split(",") if args.only else None
-            report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress)
+            modes = ("generic",) if args.generic_only else ("enrolled", "generic")
+            report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress, modes)
         if not args.skip_speed:
             report["timing"] = bench.timing(args.decks)
             report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,

@@ -8,7 +8,9 @@ normalised to a fixed size and compared by correlation with glyphs cut the same 
 images. A corner's reading is (rank, suit, score, margin), where score is the weaker of the two best correlations
 and margin the weaker of the two ``(best - rival) / (1 - rival)`` (the share of the way from the best other class
 to a perfect match). A card is read only when both corners give the same code; its score and margin are the
-smaller of the two corners'. Acceptance thresholds come from the tuning decks (``cardref vision tune``).
+smaller of the two corners'. ``read_generic`` is the generic mode's reader: number cards by their pips
+(``vision.pips``) with the corner index as the second cue, courts by the corner index alone. Acceptance thresholds
+come from the tuning decks (``cardref vision tune``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import pips as pipslib
+
 RANKS = "AKQJT98765432"
 RED_SUITS = "HD"
 BLACK_SUITS = "SC"
@@ -27,6 +31,10 @@ SUIT_SIZE = (14, 14)
 BOX = (0.33, 0.45)  # the index region: fractions of the card's width and height from its corner
 SHARPEN = 0.0  # see _glyph
 TRIM = 2  # pixels of the card's rim left out
+CONTRADICTS = 0.3  # a corner whose best other rank beats the pips' rank by this much contradicts it
+COURTS = "JQK"
+PICTURE = 0.04  # share of colourful pixels in the card's middle above which it has a picture (tuning decks:
+# number cards <= 0.02, courts of four of the five designs mostly above)
 GLYPHS_PATH = os.path.join(os.path.dirname(__file__), "generic_glyphs.npz")
 
 
@@ -76,8 +84,10 @@ def corner_index(card: np.ndarray) -> Index | None:
         x, y, bw, bh, area = stats[i]
         if area < 6 or bh < 4:
             continue
-        if x == 0 or y == 0 or x + bw >= cw or y + bh >= ch:  # rim, shadow or picture running out of the box
+        if x + bw >= cw or y + bh >= ch:  # picture or centre pips running out of the box
             continue
+        if (x == 0 or y == 0) and (bw > 3 * bh or bh > 3 * bw or area < 0.3 * bw * bh or area < 0.015 * cw * ch):
+            continue  # a piece of the rim or its shadow (a glyph printed close to the edge may touch it)
         if bw > 0.8 * cw or bh > 0.5 * ch:
             continue
         comps.append((int(x), int(y), int(bw), int(bh), int(area), i))
@@ -128,29 +138,39 @@ class GlyphTemplates:
     suit_label: list[str]
     suit_aspect: np.ndarray
     decks: list[str]
+    pip_suits: pipslib.SuitModel | None = None
 
     def save(self, path: str) -> None:
+        extra = {}
+        if self.pip_suits is not None:
+            extra = {"pip_w": self.pip_suits.w, "pip_mid": self.pip_suits.mid, "pip_half": self.pip_suits.half}
         with open(path, "wb") as f:
             np.savez_compressed(f, rank=self.rank.astype(np.float16), rank_label=np.array(self.rank_label),
                                 rank_aspect=self.rank_aspect, suit=self.suit.astype(np.float16),
                                 suit_label=np.array(self.suit_label), suit_aspect=self.suit_aspect,
-                                decks=np.array(self.decks))
+                                decks=np.array(self.decks), **extra)
 
     @staticmethod
     def load(path: str = GLYPHS_PATH) -> GlyphTemplates:
         z = np.load(path)
+        model = pipslib.SuitModel(z["pip_w"], z["pip_mid"], z["pip_half"]) if "pip_w" in z else None
         return GlyphTemplates(z["rank"].astype(np.float32), [str(x) for x in z["rank_label"]], z["rank_aspect"],
                               z["suit"].astype(np.float32), [str(x) for x in z["suit_label"]], z["suit_aspect"],
-                              [str(x) for x in z["decks"]])
+                              [str(x) for x in z["decks"]], model)
 
 
 def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemplates:
     """Glyph templates from card images (deck name -> [(code, rectified card image)]), both corners of each."""
     ranks, rl, ra, suits, sl, sa = [], [], [], [], [], []
+    pip_sets: list[tuple[str, pipslib.Pips]] = []
     for images in decks.values():
         for code, img in images:
             if len(code) != 2 or code[0] not in RANKS or code[1] not in "SHDC":
                 continue
+            if code[0] in pipslib.COUNT_OF_RANK:
+                p = pipslib.find_pips(img)
+                if p is not None and pipslib.RANK_OF_COUNT[p.count] == code[0] and p.red == (code[1] in RED_SUITS):
+                    pip_sets.append((code[1], p))
             for card in (img, cv2.rotate(img, cv2.ROTATE_180)):
                 ix = corner_index(card)
                 if ix is None or ix.red != (code[1] in RED_SUITS):
@@ -162,17 +182,39 @@ def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemp
                 sl.append(code[1])
                 sa.append(ix.suit_aspect)
     return GlyphTemplates(np.stack(ranks), rl, np.array(ra, np.float32), np.stack(suits), sl,
-                          np.array(sa, np.float32), sorted(decks))
+                          np.array(sa, np.float32), sorted(decks), pipslib.train_suits(pip_sets))
+
+
+def _class_scores(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
+                  allowed: str) -> dict[str, float]:
+    """The best correlation per class, aspect-ratio mismatch penalised."""
+    # einsum, not ``@``: a multithreaded BLAS spinning on a shared 2-core machine made this 6x slower (measured)
+    s = np.einsum("ij,j->i", tpl, q) - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
+    best: dict[str, float] = {}
+    for lab, idx in _label_index(labels).items():
+        if lab in allowed:
+            best[lab] = float(s[idx].max())
+    return best
+
+
+_INDEX_CACHE: dict[int, tuple[list[str], dict[str, np.ndarray]]] = {}
+
+
+def _label_index(labels: list[str]) -> dict[str, np.ndarray]:
+    """The template rows of each class (cached per label list: the per-read loop over thousands of templates was
+    most of a read's time)."""
+    hit = _INDEX_CACHE.get(id(labels))
+    if hit is None or hit[0] is not labels:
+        arr = np.array(labels)
+        hit = (labels, {str(lab): np.flatnonzero(arr == lab) for lab in sorted(set(labels))})
+        _INDEX_CACHE[id(labels)] = hit
+    return hit[1]
 
 
 def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndarray, labels: list[str],
               allowed: str) -> tuple[str, float, float]:
     """(best class, its score, margin) by the best correlation per class, aspect-ratio mismatch penalised."""
-    s = tpl @ q - 0.5 * np.abs(np.log(np.maximum(tpl_aspect, 1e-3) / max(aspect, 1e-3)))
-    best: dict[str, float] = {}
-    for lab, v in zip(labels, s, strict=True):
-        if lab in allowed and v > best.get(lab, -9.0):
-            best[lab] = float(v)
+    best = _class_scores(q, aspect, tpl, tpl_aspect, labels, allowed)
     if len(best) < 2:
         return "?", 0.0, 0.0
     order = sorted(best.items(), key=lambda kv: -kv[1])
@@ -180,25 +222,102 @@ def _classify(q: np.ndarray, aspect: float, tpl: np.ndarray, tpl_aspect: np.ndar
     return a, sa, (sa - sb) / max(1.0 - sb, 1e-6)
 
 
-def read_corner(ix: Index, tpl: GlyphTemplates) -> tuple[str, float, float]:
-    """(code, score, margin) of one corner's index."""
-    rank, rs, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
+def read_corner(ix: Index, tpl: GlyphTemplates, ranks: str = RANKS) -> tuple[str, float, float]:
+    """(code, score, margin) of one corner's index, its rank one of ``ranks``."""
+    rank, rs, rm = _classify(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, ranks)
     suit, ss, sm = _classify(ix.suit, ix.suit_aspect, tpl.suit, tpl.suit_aspect, tpl.suit_label,
                              RED_SUITS if ix.red else BLACK_SUITS)
     return rank + suit, min(rs, ss), min(rm, sm)
 
 
-def read_card(card: np.ndarray, tpl: GlyphTemplates) -> tuple[str, float, float]:
+def read_card(card: np.ndarray, tpl: GlyphTemplates, ranks: str = RANKS) -> tuple[str, float, float]:
     """(code, score, margin) of a rectified card from both index corners; score 0 when they disagree or one is
     not found (the code is then the better corner's guess, or '?')."""
     reads = []
     for img in (card, cv2.rotate(card, cv2.ROTATE_180)):
         ix = corner_index(img)
         if ix is not None:
-            reads.append(read_corner(ix, tpl))
+            reads.append(read_corner(ix, tpl, ranks))
     if not reads:
         return "?", 0.0, 0.0
     reads.sort(key=lambda r: -r[1])
     if len(reads) < 2 or reads[0][0] != reads[1][0]:
         return reads[0][0], 0.0, 0.0
     return reads[0][0], min(r[1] for r in reads), min(r[2] for r in reads)
+
+
+@dataclass
+class GenericRead:
+    """A generic-mode reading: ``path`` is 'pips' (number card: pip count + pip suit, the index not contradicting)
+    or 'index' (both corner indices agreeing); ``label`` may be '?'; score 0 means no reading to accept."""
+
+    label: str
+    score: float
+    margin: float
+    path: str
+
+
+@dataclass
+class Corner:
+    """One index corner's reading: per-rank scores, the suit and its margin, the ink colour."""
+
+    ranks: dict[str, float]
+    suit: str
+    suit_margin: float
+    red: bool
+
+    def against(self, rank: str) -> float:
+        """How strongly this corner says the rank is not ``rank``: ``(best - s) / (1 - s)`` with s the score of
+        ``rank`` and best the best other rank's (<= 0 when ``rank`` is its best reading)."""
+        s = self.ranks.get(rank, -1.0)
+        other = max((v for r, v in self.ranks.items() if r != rank), default=-1.0)
+        return (other - s) / max(1.0 - s, 1e-6)
+
+
+def _corners(card: np.ndarray, tpl: GlyphTemplates) -> list[Corner]:
+    """The reading of each index corner found (top-left, then bottom-right)."""
+    out = []
+    for img in (card, cv2.rotate(card, cv2.ROTATE_180)):
+        ix = corner_index(img)
+        if ix is None:
+            continue
+        ranks = _class_scores(ix.rank, ix.rank_aspect, tpl.rank, tpl.rank_aspect, tpl.rank_label, RANKS)
+        suit, _, sm = _classify(ix.suit, ix.suit_aspect, tpl.suit, tpl.suit_aspect, tpl.suit_label,
+                                RED_SUITS if ix.red else BLACK_SUITS)
+        out.append(Corner(ranks, suit, sm, ix.red))
+    return out
+
+
+def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
+    """Read a rectified card without an enrolled deck.
+
+    A card whose central field is a clean pip layout (``vision.pips``) is a number card: its rank is the pip count,
+    its suit the pips' colour and shape. The corner index is the second, independent cue: a corner that is found
+    must have the pips' colour and not clearly prefer another rank (``Corner.against`` < CONTRADICTS), and a lone
+    pip (an ace) needs a corner whose best rank is 'A' (a court's letter or emblem can look like one centred pip).
+    The suit needs both cues: at least one corner found and every corner found reading the pips' suit (a blurred
+    club's pips alone can look like a spade's, and a heart's like a diamond's). Score = the pips' size regularity,
+    margin = the smaller of the pips' suit discriminant's distance from its boundary and the corners' suit
+    margins. Any other card is read from its two corner indices alone (``read_card``), which must agree,
+    and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named."""
+    p = pipslib.find_pips(card) if tpl.pip_suits is not None else None
+    if p is None or tpl.pip_suits is None:
+        # a court's picture is colourful (blue, yellow, green), a number card's ink never is: then its index can
+        # only be J, Q or K (a joker's picture is colourful too: the tuning reads include jokers)
+        picture = pipslib.colourful(card) > PICTURE
+        label, score, margin = read_card(card, tpl, COURTS if picture else RANKS)
+        if label[0] not in COURTS:  # a number card is named only from its pips, the index being the second cue
+            score, margin = 0.0, 0.0
+        return GenericRead(label, score, margin, "index")
+    rank = pipslib.RANK_OF_COUNT[p.count]
+    suit, margin = pipslib.pip_suit(p, tpl.pip_suits)
+    corners = _corners(card, tpl)
+    ok = all(c.red == p.red and c.against(rank) < CONTRADICTS for c in corners)
+    if rank == "A" and not any(c.against(rank) <= 0 for c in corners):
+        ok = False
+    # the suit from two cues as well: every corner found reads the pips' suit, and the margin is the weaker one
+    if not (corners and all(c.suit == suit for c in corners)):
+        ok = False
+    else:
+        margin = min(margin, min(c.suit_margin for c in corners))
+    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips")

@@ -452,13 +452,17 @@ class Thresholds:
 def load_thresholds(path: str = THRESHOLDS_PATH) -> dict[str, Thresholds]:
     """The measured thresholds per mode (``enrolled``, ``generic``); conservative defaults before any tuning."""
     defaults = {"enrolled": Thresholds(0.75, 0.12), "generic": Thresholds(0.8, 0.2)}
+    # the generic pip reader's thresholds, per suit it names (``generic_pips_S`` ...): none accepted until tuned
+    defaults.update({f"generic_pips_{s}": Thresholds(2.0, 2.0) for s in "SHDC"})
     if not os.path.exists(path):
         return defaults
     with open(path) as f:
         data = json.load(f)
-    for mode in defaults:
+    for mode in ("enrolled", "generic"):
         if mode in data:
             defaults[mode] = Thresholds(float(data[mode]["score"]), float(data[mode]["margin"]))
+    for s, th in data.get("generic", {}).get("pips", {}).items():
+        defaults[f"generic_pips_{s}"] = Thresholds(float(th["score"]), float(th["margin"]))
     return defaults
 
 
@@ -579,15 +583,25 @@ class Recogniser:
             self.templates = deck.templates
             self.mode = "enrolled"
         self.threshold = th[self.mode]
+        self.pip_thresholds = {s: th[f"generic_pips_{s}"] for s in "SHDC"}
         self.use_face = self.mode == "enrolled"
         # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
+        label, score, margin, _ = self.read_and_accept(card)
+        return label, score, margin
+
+    def read_and_accept(self, card: np.ndarray) -> tuple[str, float, float, bool]:
+        """``read_card`` and whether the read clears this mode's thresholds (in generic mode those of the path that
+        read it: the pip reader's per named suit, or the corner-index reader's)."""
         if self.glyphs is not None:
-            return glyphlib.read_card(card, self.glyphs)
-        return match(self.templates, card, self.use_face, self.same)
+            g = glyphlib.read_generic(card, self.glyphs)
+            th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
+            return g.label, g.score, g.margin, th.accept(g.score, g.margin) and g.score > 0
+        label, score, margin = match(self.templates, card, self.use_face, self.same)
+        return label, score, margin, self.threshold.accept(score, margin)
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
@@ -614,8 +628,7 @@ class Recogniser:
         reads = []
         for q in find_cards(frame, card_area=card_area, exclude=exclude):
             card = rectify_for_reading(frame, q.pts)
-            label, score, margin = self.read_card(card)
-            ok = self.threshold.accept(score, margin)
+            label, score, margin, ok = self.read_and_accept(card)
             joker = label in ("BJ", "LJ")
             code: str | None = label if ok else None
             if joker and not self.templates.jokers_distinct:

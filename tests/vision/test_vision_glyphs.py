@@ -71,7 +71,8 @@ def test_shipped_generic_templates_and_thresholds_belong_together():
 
     with open(recognise.THRESHOLDS_PATH) as f:
         data = json.load(f)
-    assert data["generic"]["reader"] == "glyphs"
+    assert data["generic"]["reader"] == "glyphs+pips"
+    assert set(data["generic"]["pips"]) == set("SHDC")
     tpl = glyphs.GlyphTemplates.load()
     assert set(tpl.decks) == {"anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"}
     assert set(tpl.rank_label) == set(glyphs.RANKS) and set(tpl.suit_label) == set("SHDC")

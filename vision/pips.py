@@ -1,0 +1,220 @@
+"""Generic mode, number cards: count the pips in the card's central field and tell their suit.
+
+A number card (ace to ten) of a standard-index deck has as many pips as its rank, all of one shape and size, laid out
+mirror-symmetrically about the card's long axis. That holds across designs, so the count is read without any
+template: the ink components of the central field (corner indices left out) are grouped by size and shape; a card
+is a *pip card* only when one group explains all of the field's sizeable ink, is mirror-symmetric, and its count is
+1-10 (a single pip must sit in the centre). Pictures (courts, jokers, an ornate ace) leave components of many sizes
+or asymmetric layouts and are no pip card, so the reader says nothing about them.
+
+The suit: the pips' colour (red or black: many pips to vote with), then their shape by correlation with pip glyphs
+of the tuning decks (heart against diamond, spade against club), averaged over the pips. ``vision.glyphs`` reads the
+corner index; the generic reader accepts a pip card only when the index does not contradict it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PIP_SIZE = (16, 16)  # w, h of a normalised pip glyph
+FIELD_X = (0.16, 0.84)  # the central field (pip centres) as fractions of the card's width and height
+FIELD_Y = (0.07, 0.93)
+MIDDLE = 0.06  # pips within this share of the card's height from its middle row have no known orientation
+RANK_OF_COUNT = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
+
+
+@dataclass
+class Pips:
+    """The pips found on a card: their count, colour, normalised glyphs (N, D), which of them lie off the card's
+    middle row (``upright``: those pips are turned so that they stand upright whichever way the card lies), and
+    how regular their sizes are (0..1)."""
+
+    count: int
+    red: bool
+    glyphs: np.ndarray
+    upright: np.ndarray
+    regularity: float
+    symmetry: float
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    v = v.astype(np.float32).ravel()
+    v = v - v.mean()
+    return v / max(float(np.linalg.norm(v)), 1e-6)
+
+
+def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ink (darkness against the local paper, or redness) and redness of a rectified card, float32."""
+    f = card.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    grey = f.mean(axis=2)
+    # the paper's local brightness: a max filter wider than a pip removes the ink, the blur smooths the result;
+    # glare and shadow gradients then cancel out
+    paper = cv2.blur(cv2.dilate(grey, np.ones((21, 21), np.uint8)), (15, 15))
+    redness = np.clip(r - (g + b) / 2, 0, 255)
+    return np.maximum(paper - grey, 1.3 * redness), redness
+
+
+def find_pips(card: np.ndarray) -> Pips | None:
+    """The pips of a rectified upright (or upside-down) card, or None when its field is not a clean pip layout."""
+    h, w = card.shape[:2]
+    ink, redness = ink_map(card)
+    fx0, fx1 = int(FIELD_X[0] * w), int(FIELD_X[1] * w)
+    fy0, fy1 = int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
+    field = ink[fy0:fy1, fx0:fx1]
+    top = float(np.percentile(field, 99.5))
+    if top < 50:
+        return None
+    thr = max(30.0, 0.45 * top)
+    binary = (ink > thr).astype(np.uint8)
+    binary[: int(0.03 * h)] = 0  # the rim
+    binary[-int(0.03 * h):] = 0
+    binary[:, : int(0.03 * w)] = 0
+    binary[:, -int(0.03 * w):] = 0
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    comps = []
+    min_area = 0.0008 * w * h
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        cx, cy = cents[i]
+        if area < min_area:
+            continue
+        if not (fx0 <= cx <= fx1 and fy0 <= cy <= fy1):
+            continue
+        comps.append((x, y, bw, bh, area, i, float(cx), float(cy)))
+    if not comps:
+        return None
+
+    def pip_like(c: tuple) -> bool:
+        x, y, bw, bh, area = c[:5]
+        return 0.55 < bh / bw < 1.8 and area > 0.4 * bw * bh and bw < 0.6 * w and bh < 0.45 * h
+
+    cands = [c for c in comps if pip_like(c)]
+    best: list = []
+    for seed in cands:
+        grp = [c for c in cands if 0.6 < c[4] / seed[4] < 1.67 and 0.75 < c[2] / seed[2] < 1.33
+               and 0.75 < c[3] / seed[3] < 1.33]
+        if len(grp) > len(best) or (len(grp) == len(best) and best and grp[0][4] > best[0][4]):
+            best = grp
+    if not best or len(best) > 10:
+        return None
+    ref_area = float(np.median([c[4] for c in best]))
+    ids = {c[5] for c in best}
+    # every other sizeable ink in the field (a picture, text, a merged pair of pips) makes the layout unclear
+    stray = sum(c[4] for c in comps if c[5] not in ids and c[4] > 0.25 * ref_area)
+    if stray > 0:
+        return None
+    count = len(best)
+    pw = float(np.median([c[2] for c in best]))
+    if count == 1:
+        _, _, bw, bh, _, _, cx, cy = best[0]
+        if abs(cx - (w - 1) / 2) > 0.08 * w or abs(cy - (h - 1) / 2) > 0.08 * h:
+            return None
+    elif pw > 0.3 * w or pw < 0.05 * w:
+        return None
+    # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column)
+    pts = np.array([[c[6], c[7]] for c in best])
+    mir = pts.copy()
+    mir[:, 0] = (w - 1) - mir[:, 0]
+    d = np.sqrt(((mir[:, None, :] - pts[None, :, :]) ** 2).sum(-1)).min(axis=1)
+    sym = float(d.max()) / pw
+    if sym > 0.5:
+        return None
+    # and a two-way layout is the same turned by 180 degrees (a 7 has one pip without a partner): a card partly
+    # covered, or with a pip lost in glare, shows a lopsided layout, not a smaller count
+    rot = (np.array([w - 1, h - 1], np.float64) - pts)[:, None, :]
+    unmatched = int((np.sqrt(((rot - pts[None, :, :]) ** 2).sum(-1)).min(axis=1) > 0.5 * pw).sum())
+    if unmatched > (1 if count == 7 else 0):
+        return None
+    areas = np.array([c[4] for c in best], np.float32)
+    regularity = float(1 - areas.std() / areas.mean())
+    glyphs, upright = [], []
+    for c in best:
+        x, y, bw, bh, _, i = c[:6]
+        s = max(bw, bh)
+        cx, cy = x + bw / 2, y + bh / 2
+        x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
+        g = np.where(lab == i, ink, 0)[max(y0, 0) : y0 + s, max(x0, 0) : x0 + s]
+        g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
+        g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
+        # a two-way card's pips point away from the middle row: turning the lower half's pips makes every pip
+        # off the middle stand upright, whichever way round the card lies; the middle row's pips stay ambiguous
+        off = abs(c[7] - (h - 1) / 2) > MIDDLE * h
+        if off and c[7] > (h - 1) / 2:
+            g = g[::-1, ::-1]
+        upright.append(off)
+        glyphs.append(_unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
+    px = np.isin(lab, list(ids))
+    red_share = float((redness[px] > 40).mean())
+    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
+        return None
+    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
+
+
+def colourful(card: np.ndarray) -> float:
+    """Share of the card's middle (60 % x 60 %) in saturated colours other than red: a court's or joker's
+    picture has them, a number card's pips are red or black."""
+    h, w = card.shape[:2]
+    hsv = cv2.cvtColor(card[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)], cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    return float(((sat > 90) & (val > 60) & (hue >= 15) & (hue <= 150)).mean())
+
+
+COUNT_OF_RANK = {r: c for c, r in RANK_OF_COUNT.items()}
+SUIT_PAIRS = ("SC", "HD")  # the suits a pip's colour leaves: black, red
+LDA_RIDGE = 0.01
+
+
+@dataclass
+class SuitModel:
+    """Linear discriminants (Fisher) on pip glyphs, per colour k (0 black: spade + / club -, 1 red: heart + /
+    diamond -): ``w[k, 0]`` for upright pips, ``w[k, 1]`` for pips of unknown orientation (trained on both ways);
+    ``mid`` and ``half`` put the two class means at +1 and -1."""
+
+    w: np.ndarray
+    mid: np.ndarray
+    half: np.ndarray
+
+
+def _turned(g: np.ndarray) -> np.ndarray:
+    return np.rot90(g.reshape(PIP_SIZE[1], PIP_SIZE[0]), 2).ravel()
+
+
+def _fisher(xa: list[np.ndarray], xb: list[np.ndarray]) -> tuple[np.ndarray, float, float]:
+    a, b = np.array(xa), np.array(xb)
+    ma, mb = a.mean(0), b.mean(0)
+    sw = np.cov((a - ma).T) + np.cov((b - mb).T)
+    w = np.linalg.solve(sw + LDA_RIDGE * np.eye(len(ma)), ma - mb)
+    pa, pb = float(ma @ w), float(mb @ w)
+    return w, (pa + pb) / 2, (pa - pb) / 2
+
+
+def train_suits(samples: list[tuple[str, Pips]]) -> SuitModel | None:
+    """The suit discriminants from pips of known suit (the unknown-orientation one counts each pip both ways)."""
+    ws, mids, halves = [], [], []
+    for a, b in SUIT_PAIRS:
+        up = {s: [g for t, p in samples if t == s for g, u in zip(p.glyphs, p.upright, strict=True) if u]
+              for s in (a, b)}
+        both = {s: [v for t, p in samples if t == s for g in p.glyphs for v in (g, _turned(g))] for s in (a, b)}
+        if min(len(up[a]), len(up[b]), len(both[a]), len(both[b])) < 10:
+            return None
+        rows = [_fisher(up[a], up[b]), _fisher(both[a], both[b])]
+        ws.append([r[0] for r in rows])
+        mids.append([r[1] for r in rows])
+        halves.append([r[2] for r in rows])
+    return SuitModel(np.array(ws, np.float32), np.array(mids, np.float32), np.array(halves, np.float32))
+
+
+def pip_suit(p: Pips, model: SuitModel) -> tuple[str, float]:
+    """(suit, margin) of a card's pips: the mean discriminant over the upright pips (over all of them, taken
+    either way round, when none is upright: an ace), +-1 at the tuning decks' class means; the margin is its
+    distance from the boundary (0 = undecided)."""
+    k = 1 if p.red else 0
+    j = 0 if p.upright.any() else 1
+    g = p.glyphs[p.upright] if j == 0 else p.glyphs
+    m = (float((g @ model.w[k, j]).mean()) - float(model.mid[k, j])) / float(model.half[k, j])
+    a, b = SUIT_PAIRS[k]
+    return (a if m > 0 else b), abs(m)
