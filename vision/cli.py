@@ -194,6 +194,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     t.add_argument("--generic-only", action="store_true", help="only the generic (corner glyph) reader")
     t.set_defaults(func=cmd_tune)
 
+    th = sub.add_parser("theme", help="render an aisleriot card theme (Debian gnome-cards-data) into a deck folder, "
+                        "for measuring on designs nobody tuned on")
+    th.add_argument("name", nargs="?", help="theme name (or .svgz path); without it, list the installed themes")
+    th.add_argument("--out", help="deck folder to write (one PNG per card code)")
+    th.set_defaults(func=cmd_theme)
+
     b = sub.add_parser("bench", help="accuracy on held-out decks and time per 1280x720 frame (one core)")
     b.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
@@ -241,6 +247,25 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 turn[0] = (turn[0] + 1) % n
             elif e.kind == "trick_gathered":
                 turn[0] = None  # the trick's winner leads: only the engine knows
+    return 0
+
+
+def cmd_theme(args: argparse.Namespace) -> int:
+    from vision import aisleriot
+
+    if args.name is None:
+        names = aisleriot.themes()
+        if not names:
+            raise _user_error(f"no aisleriot themes in {aisleriot.THEMES_DIR}: `apt-get install gnome-cards-data`")
+        print("\n".join(names))
+        return 0
+    if not args.out:
+        raise _user_error("give --out DIR, the deck folder to write")
+    try:
+        written = aisleriot.write_deck(args.name, args.out)
+    except aisleriot.ThemeError as exc:
+        raise _user_error(str(exc)) from exc
+    print(f"{len(written)} images in {args.out}")
     return 0
 
 
