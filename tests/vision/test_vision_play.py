@@ -144,3 +144,59 @@ def test_a_court_card_landing_on_a_pile_is_read_on_the_outline_of_the_change(dec
             assert min(np.abs(corners - truth).max(), np.abs(corners - np.roll(truth, 2, axis=0)).max()) < 6
         else:
             assert not kd
+
+
+def _counting(det):
+    """Counts the detector's full reads of the region (``identify``) and records every outline read alone."""
+    calls = {"identify": 0, "outlines": []}
+    identify, quad_read = det.recogniser.identify, det._quad_read
+
+    def counted_identify(*a, **k):
+        calls["identify"] += 1
+        return identify(*a, **k)
+
+    def recorded_quad_read(frame, quad):
+        calls["outlines"].append(quad.copy())
+        return quad_read(frame, quad)
+
+    det.recogniser.identify = counted_identify
+    det._quad_read = recorded_quad_read
+    return calls
+
+
+def test_a_card_laid_alone_on_a_pile_is_voted_on_its_outline_without_reading_the_region_again(decks_dir):
+    """The whole change is one card: every ballot reads that one outline (the same one each time) and the finder is
+    not run over the pile and the watched cards (it made the decision late: three full reads of a big region)."""
+    from vision import deck
+
+    tango = synth.load_deck(str(decks_dir / "tango"))
+    rec = recognise.Recogniser(deck.enroll_dir(str(decks_dir / "tango")))
+    below = [synth.CardPose("2H", 590, 410, 200), synth.CardPose("8S", 615, 395, 65)]
+    top = synth.CardPose("QC", 600, 400, 105)
+    nz = synth.Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0, jpeg=(70, 92))
+    before = [synth.render_table(tango, below, seed=8, nuisance=nz, hand=False).image] * 8
+    after = [synth.render_table(tango, below + [top], seed=8, nuisance=nz, hand=False).image] * 8
+    det = play.PlayDetector(rec, turn=lambda: 1)
+    got = [e for f in before for e in det.feed(f)]
+    calls = _counting(det)
+    got += [e for f in after for e in det.feed(f)]
+    assert [(e.kind, e.seat, e.code) for e in got] == [("card_played", 1, "QC")]
+    assert calls["identify"] == 0
+    outlines = calls["outlines"]
+    assert len(outlines) == det.votes and all(np.array_equal(q, outlines[0]) for q in outlines)
+
+
+def test_two_cards_laid_at_once_are_both_read_by_the_whole_region(tango, tango_deck):
+    """A change that one outline does not explain (here two cards far apart) is read by the recogniser over the whole
+    region on every ballot, and both cards are reported."""
+    cards = [synth.CardPose("7H", 420, 360, 10), synth.CardPose("KS", 860, 380, 100)]
+    nz = synth.Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0, jpeg=(70, 92))
+    before = [synth.render_table(tango, [], seed=8, nuisance=nz, hand=False).image] * 8
+    after = [synth.render_table(tango, cards, seed=8, nuisance=nz, hand=False).image] * 8
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), turn=lambda: 0)
+    got = [e for f in before for e in det.feed(f)]
+    calls = _counting(det)
+    got += [e for f in after for e in det.feed(f)]
+    assert sorted(e.code for e in got if e.kind == "card_played") == ["7H", "KS"]
+    assert not [e for e in got if e.kind == "unsure_card"]
+    assert calls["identify"] == det.votes
