@@ -463,7 +463,28 @@ def load_thresholds(path: str = THRESHOLDS_PATH) -> dict[str, Thresholds]:
             defaults[mode] = Thresholds(float(data[mode]["score"]), float(data[mode]["margin"]))
     for s, th in data.get("generic", {}).get("pips", {}).items():
         defaults[f"generic_pips_{s}"] = Thresholds(float(th["score"]), float(th["margin"]))
-    return defaults
+    return pair_suit_thresholds(defaults)
+
+
+# the suits a pip's colour leaves to tell apart: a confusion within a pair can go either way
+SUIT_PAIRS = ("SC", "HD")
+
+
+def pair_suit_thresholds(th: dict[str, Thresholds]) -> dict[str, Thresholds]:
+    """The generic pip reader names a suit only past the stricter threshold of its colour pair.
+
+    Tuning measured one direction of a confusion (blurred clubs read as spades: spades need margin 0.43) and none
+    the other way, so clubs got 0.1; the first designs nobody had tuned on (aisleriot's anglo and gnomangelo) then
+    showed the other direction (an ornate ace of spades read as a club at margins 0.17-0.29). A spade and a club are
+    one pair of shapes whichever way the mistake goes, so both need the larger margin (hearts/diamonds likewise)."""
+    out = dict(th)
+    for pair in SUIT_PAIRS:
+        keys = [f"generic_pips_{s}" for s in pair]
+        if all(k in out for k in keys):
+            strict = Thresholds(max(out[k].score for k in keys), max(out[k].margin for k in keys))
+            for k in keys:
+                out[k] = strict
+    return out
 
 
 # ---------------------------------------------------------------- recogniser
