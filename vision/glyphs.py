@@ -49,10 +49,7 @@ class Index:
     red: bool
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    v = v.astype(np.float32).ravel()
-    v = v - v.mean()
-    return v / max(float(np.linalg.norm(v)), 1e-6)
+_unit = pipslib.unit
 
 
 def _glyph(ink: np.ndarray, mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -40,7 +40,8 @@ class Pips:
     symmetry: float
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
+def unit(v: np.ndarray) -> np.ndarray:
+    """``v`` flattened, zero-mean and of unit length: a glyph ready for correlation by dot product."""
     v = v.astype(np.float32).ravel()
     v = v - v.mean()
     return v / max(float(np.linalg.norm(v)), 1e-6)
@@ -146,7 +147,7 @@ def find_pips(card: np.ndarray) -> Pips | None:
         if off and c[7] > (h - 1) / 2:
             g = g[::-1, ::-1]
         upright.append(off)
-        glyphs.append(_unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
+        glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
     px = np.isin(lab, list(ids))
     red_share = float((redness[px] > 40).mean())
     if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black

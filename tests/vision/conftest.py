@@ -26,3 +26,15 @@ def tango_deck(decks_dir):
     from vision import deck
 
     return deck.enroll_dir(str(decks_dir / "tango"))
+
+
+@pytest.fixture(scope="session")
+def tuning_templates(decks_dir):
+    """Generic-mode templates from three tuning designs only (the tests read other designs with them)."""
+    from vision import glyphs, recognise, synth
+
+    src = {}
+    for name in ("anglo_modern", "plastic", "simplistic"):
+        images = synth.load_deck(str(decks_dir / name))
+        src[name] = [(c, recognise.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
+    return glyphs.build_templates(src)

@@ -2,20 +2,8 @@
 
 import cv2
 import numpy as np
-import pytest
 
 from vision import glyphs, recognise, synth
-
-TUNE = ["anglo_modern", "plastic", "simplistic"]
-
-
-@pytest.fixture(scope="module")
-def tuning_templates(decks_dir):
-    src = {}
-    for name in TUNE:
-        images = synth.load_deck(str(decks_dir / name))
-        src[name] = [(c, recognise.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
-    return glyphs.build_templates(src)
 
 
 def test_corner_index_finds_rank_and_suit_with_their_colour(tango):

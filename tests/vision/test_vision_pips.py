@@ -5,17 +5,6 @@ import pytest
 
 from vision import glyphs, pips, recognise, synth
 
-TUNE = ["anglo_modern", "plastic", "simplistic"]
-
-
-@pytest.fixture(scope="module")
-def tuning_templates(decks_dir):
-    src = {}
-    for name in TUNE:
-        images = synth.load_deck(str(decks_dir / name))
-        src[name] = [(c, recognise.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
-    return glyphs.build_templates(src)
-
 
 @pytest.fixture(scope="module")
 def paris(decks_dir):
