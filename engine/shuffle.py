@@ -23,16 +23,12 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
 def deal_shuffled(deck: list[int], sizes: list[int], rng: random.Random) -> list[list[int | None]]:
     """A random deal in the form ``Hand.deal`` takes: a copy of ``deck`` shuffled as by ``shuffle`` (the same
     draws, so the same seed deals the same cards) and cut into piles of ``sizes`` in order."""
-    cards: list[int | None] = [c for c in deck]
-    rand = rng.random
-    i = len(cards) - 1
-    while i > 0:
-        j = int(rand() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
-        i -= 1
+    cards = deck[:]
+    shuffle(cards, rng)
     out: list[list[int | None]] = []
     start = 0
     for n in sizes:
-        out.append(cards[start : start + n])
+        pile: list[int | None] = [c for c in cards[start : start + n]]
+        out.append(pile)
         start += n
     return out

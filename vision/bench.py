@@ -44,21 +44,26 @@ class Outcome:
     path: str = ""
 
 
+def truth_of(scene: synth.Scene, quad: np.ndarray) -> tuple[str, str | None]:
+    """What a found outline is in the scene's truth: (kind, code) - ``junk`` (no card under it, code None),
+    ``whole`` or ``partial`` (by visibility and overlap), the code being ``back`` for a face-down card."""
+    best, best_iou = None, 0.0
+    for c in scene.cards:
+        iou = rc._iou(quad, c.quad.astype(np.float32))
+        if iou > best_iou:
+            best, best_iou = c, iou
+    if best is None or best_iou < 0.5:
+        return "junk", None
+    kind = "whole" if best.visible >= 0.97 and best_iou > 0.8 else "partial"
+    return kind, best.code if best.face_up else "back"
+
+
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:
     """Outcomes of the reads of one scene, and how many whole face-up cards it had."""
     out = []
     whole = sum(1 for c in scene.cards if c.visible >= 0.97 and c.face_up)
     for r in reads:
-        best, best_iou = None, 0.0
-        for c in scene.cards:
-            iou = rc._iou(r.quad, c.quad.astype(np.float32))
-            if iou > best_iou:
-                best, best_iou = c, iou
-        if best is None or best_iou < 0.5:
-            kind, truth = "junk", None
-        else:
-            kind = "whole" if best.visible >= 0.97 and best_iou > 0.8 else "partial"
-            truth = best.code if best.face_up else "back"
+        kind, truth = truth_of(scene, r.quad)
         out.append(Outcome(deck, mode, kind, truth, r.label, r.confidence, r.margin, r.code is not None))
     return out, whole
 
@@ -154,17 +159,8 @@ def glyph_samples(deck_dir: str, seeds: range) -> list[tuple[str, str, np.ndarra
     for seed in seeds:
         scene = synth.random_scene(images, seed, n_cards=7)
         for q in rc.find_cards(scene.image):
-            best, best_iou = None, 0.0
-            for c in scene.cards:
-                iou = rc._iou(q.pts, c.quad.astype(np.float32))
-                if iou > best_iou:
-                    best, best_iou = c, iou
-            if best is None or best_iou < 0.5:
-                kind, truth = "junk", "junk"
-            else:
-                kind = "whole" if best.visible >= 0.97 and best_iou > 0.8 else "partial"
-                truth = best.code if best.face_up else "back"
-            out.append((truth, kind, rc.rectify_for_reading(scene.image, q.pts)))
+            kind, truth = truth_of(scene, q.pts)
+            out.append((truth or "junk", kind, rc.rectify_for_reading(scene.image, q.pts)))
     return out
 
 
