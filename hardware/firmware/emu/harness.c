@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <avr_eeprom.h>
+#include <avr_extint.h>
 #include <avr_ioport.h>
 #include <avr_uart.h>
 #include <sim_avr.h>
@@ -86,6 +87,7 @@ static avr_cycle_count_t cycle0;
 static avr_cycle_count_t last_in_end, lat[64];
 static int lat_n, waiting_first_out;
 static uint64_t total_cycles_run;
+static double speed = 1.0; /* simulated seconds per wall-clock second at most (the MCU may be slower) */
 
 static uint64_t rnd(void)
 {
@@ -384,6 +386,10 @@ static void power_on(void)
     uint32_t f = 0;
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &f);
     avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('1'), &f);
+    /* simavr polls every external-interrupt pin configured for a low level (the reset default) on a cycle timer,
+     * which keeps a sleeping MCU from sleeping in the emulator (a third of its time went there): the firmware
+     * uses only INT1, on an edge. */
+    for (uint8_t i = 0; i < 8; i++) avr_extint_set_strict_lvl_trig(avr, i, 0);
     uart0_xon = 1;
     feed_en = 1;
     memset(ext_mask, 0, sizeof ext_mask);
@@ -415,7 +421,7 @@ static void pile_json(const pile_t *p)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: dealer-emu --elf dealer.elf --eeprom FILE --key HEX [--profile fast|real] [--seed N] [--deck b,b,...]\n"
+            "usage: dealer-emu --elf dealer.elf --eeprom FILE --key HEX [--profile fast|real] [--speed X] [--seed N] [--deck b,b,...]\n"
             "stdin: state | inject KIND | rates J D U B DOOR POWER | door 0|1 | estop 0|1 | power_cut | halt |\n"
             "       hopper_pop I | hopper_insert I SERIAL FACE FOREIGN | read_ms N | latency | cycles | quit\n");
 }
@@ -522,7 +528,7 @@ static void write_new_eeprom(const char *key_hex, int fast)
     memcpy(ee + NV_MAGIC, &magic, 4);
     for (int i = 0; i < 32; i++) { unsigned v = 0; sscanf(key_hex + 2 * i, "%2x", &v); ee[NV_KEY + i] = (uint8_t)v; }
     /* heartbeat, busy, feed step, selector step (us), reader timeout, landing timeout (ms) */
-    uint16_t real[6] = {1000, 250, 7500, 2000, 200, 100}, quick[6] = {200, 50, 150, 60, 40, 20};
+    uint16_t real[6] = {1000, 250, 7500, 2000, 200, 100}, quick[6] = {250, 100, 100, 40, 40, 20};
     memcpy(ee + NV_CFG, fast ? quick : real, sizeof real);
     memset(ee + NV_BOOTS, 0, 4);
     FILE *r = fopen("/dev/urandom", "rb");
@@ -546,6 +552,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) fast = !strcmp(argv[++i], "fast");
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--deck") && i + 1 < argc) deck = argv[++i];
+        else if (!strcmp(argv[i], "--speed") && i + 1 < argc) speed = atof(argv[++i]);
         else { usage(); return 2; }
     }
     if (!elf || !eeprom_path || !key || strlen(key) != 64) { usage(); return 2; }
@@ -626,9 +633,9 @@ int main(int argc, char **argv)
         /* Keep simulated time with the wall clock: sleep while the MCU is ahead (waking for input). */
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        double wall = (double)(now.tv_sec - wall0.tv_sec) + (now.tv_nsec - wall0.tv_nsec) / 1e9;
+        double wall = speed * ((double)(now.tv_sec - wall0.tv_sec) + (now.tv_nsec - wall0.tv_nsec) / 1e9);
         double sim = avr ? (double)(avr->cycle - cycle0) / FREQ : wall;
-        int wait_ms = halted ? 50 : (sim > wall + 0.001 ? (int)((sim - wall) * 1000) : 0);
+        int wait_ms = halted ? 50 : (sim > wall + 0.001 ? (int)((sim - wall) * 1000 / speed) : 0);
         if (poll(pf, 2, wait_ms) > 0) {
             if (pf[0].revents & POLLIN) {
                 uint8_t buf[4096];

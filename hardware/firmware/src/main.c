@@ -164,12 +164,19 @@ static void rng_mix(const uint8_t *data, uint8_t n)
     hmac_end(&k_rng, &c, rng_pool);
 }
 
-static uint8_t rng_below(uint8_t n) /* uniform in 0..n-1 */
+static uint8_t rng_buf[32], rng_left;
+
+static uint8_t rng_below(uint8_t n) /* uniform in 0..n-1, by rejection: 16 draws per HMAC */
 {
     uint16_t limit = (uint16_t)(65536UL - 65536UL % n), r;
     do {
-        rng_bytes((uint8_t *)&r, 2);
-    } while (r >= limit && limit != 0);
+        if (rng_left < 2) {
+            rng_bytes(rng_buf, 32);
+            rng_left = 32;
+        }
+        rng_left -= 2;
+        r = (uint16_t)(rng_buf[rng_left] << 8 | rng_buf[rng_left + 1]);
+    } while (limit != 0 && r >= limit);
     return (uint8_t)(r % n);
 }
 
