@@ -70,7 +70,7 @@ def emulated_timeouts() -> Timeouts:
         ack=0.15,
         progress=0.8,
         hello=0.8,
-        silence=2.0,
+        silence=1.5,
         command=90.0,
         connect=20.0,
         backoff_initial=0.01,

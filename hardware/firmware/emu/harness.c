@@ -63,7 +63,7 @@ static pile_t hopper, pockets[5], reject, floor_, removed, staging, bay;
 static int check_refused[4096];
 static int feed_pos, sel_pos, elev_pos, door, estop, serials;
 static int deck_faces[64];
-static int jam_armed, double_armed, unread_armed, bounce_armed, power_armed;
+static int jam_armed, double_armed, unread_armed, bounce_armed, power_armed, missing_armed, empty_armed;
 static double rate_jam, rate_double, rate_unread, rate_bounce, rate_door, rate_power;
 static uint64_t rng_state = 88172645463325252ULL;
 static int lamp_load, lamp_resume, feed_en = 1, feed_dir, sel_dir, elev_dir, halted, power_cut_pending;
@@ -207,6 +207,15 @@ static void card_starts(void)
         power_cut_pending = 1;
         faults_struck[5]++;
     }
+    if (missing_armed && hopper.n) { /* a card falls out of the hopper onto the floor */
+        missing_armed = 0;
+        push(&floor_, take(&hopper, (int)(rnd() % (uint64_t)hopper.n)));
+    }
+    if (empty_armed) { /* someone lifts the rest of the cards out of the hopper */
+        empty_armed = 0;
+        for (int i = 0; i < hopper.n; i++) push(&floor_, hopper.c[i]);
+        hopper.n = 0;
+    }
     if (rate_jam > 0 && rnd01() < rate_jam) jam_armed = 1, faults_struck[0]++;
     if (rate_double > 0 && rnd01() < rate_double) double_armed = 1, faults_struck[1]++;
     if (rate_unread > 0 && rnd01() < rate_unread) unread_armed = 1, faults_struck[2]++;
@@ -223,7 +232,10 @@ static void on_pin(struct avr_irq_t *irq, uint32_t value, void *param)
         if (feed_dir) {
             if (bay.n || !hopper.n) break;
             if (feed_pos == 0) card_starts();
-            if (power_cut_pending) break;
+            if (power_cut_pending || !hopper.n) {
+                sensors();
+                break;
+            }
             if (jam_armed && feed_pos >= FEED_TRAVEL / 2) break; /* stuck in the throat */
             if (++feed_pos >= FEED_TRAVEL) {
                 push(&bay, take(&hopper, 0));
@@ -334,7 +346,8 @@ static void eeprom_save(void)
 {
     if (!avr) return;
     avr_eeprom_desc_t d = {.ee = NULL, .offset = 0, .size = 4096};
-    if (avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d) || !d.ee) return;
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d); /* simavr returns -1 even when it succeeds: d.ee tells */
+    if (!d.ee) return;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", eeprom_path);
     FILE *f = fopen(tmp, "wb");
@@ -456,8 +469,8 @@ static void command(char *line)
         else if (!strcmp(arg, "pocket_count")) bounce_armed = 1;
         else if (!strcmp(arg, "door_open")) door = 1;
         else if (!strcmp(arg, "power_lost")) power_armed = 1;
-        else if (!strcmp(arg, "missing")) { if (hopper.n) push(&floor_, take(&hopper, (int)(rnd() % (uint64_t)hopper.n))); }
-        else if (!strcmp(arg, "hopper_empty")) { for (int i = 0; i < hopper.n; i++) push(&floor_, hopper.c[i]); hopper.n = 0; }
+        else if (!strcmp(arg, "missing")) missing_armed = 1;
+        else if (!strcmp(arg, "hopper_empty")) empty_armed = 1;
         else if (!strcmp(arg, "foreign")) insert(&hopper, 0, new_card((int)(rnd() % 54), 1));
         else if (!strcmp(arg, "duplicate")) {
             int total = hopper.n, pick;

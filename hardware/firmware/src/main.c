@@ -777,7 +777,7 @@ static void elev_goto(int16_t target)
     elev_pos = target;
 }
 
-enum { FEED_OK, FEED_JAM, FEED_DOUBLE };
+enum { FEED_OK, FEED_JAM, FEED_DOUBLE, FEED_EMPTY };
 
 /* Feed the top card into the bay: stop as the bay sensor sees it; none within FEED_MAX_STEPS is a jam. */
 static uint8_t feed_card(void)
@@ -786,8 +786,8 @@ static uint8_t feed_card(void)
         motion_start(M_FEED, 1, FEED_MAX_STEPS, cfg_feed_us, 1);
         wait_motion();
     }
-    uint8_t r = !bay_card() ? FEED_JAM : bay_double() ? FEED_DOUBLE : FEED_OK;
-    if (r != FEED_OK) { /* back the card (or both) out into the hopper */
+    uint8_t r = bay_card() ? (bay_double() ? FEED_DOUBLE : FEED_OK) : hopper_has_cards() ? FEED_JAM : FEED_EMPTY;
+    if (r == FEED_JAM || r == FEED_DOUBLE) { /* back the card (or both) out into the hopper */
         motion_start(M_FEED, 0, FEED_BACK_STEPS, cfg_feed_us, 0);
         wait_motion();
     }
@@ -887,6 +887,25 @@ static uint8_t reject(uint8_t card, uint8_t where, uint8_t status)
     return fault(status);
 }
 
+/* The hopper ran out with cards still owed: the cards of a verified deck that are nowhere are missing; with a
+ * count-only deck the machine cannot know which, so the hopper is simply empty. */
+static uint8_t hopper_out(void)
+{
+    for (uint8_t c = 0; c < N_CARDS; c++) {
+        if (!bit_get(expected, c) || in_pockets(c))
+            continue;
+        uint8_t seen = 0; /* a card of ours waiting in the reject tray is not missing */
+        for (uint8_t i = 0; i < j_n; i++)
+            seen |= j_card[i] == c && (j_where[i] == J_REJ_CARD || j_where[i] == J_REJ_BOUNCED);
+        if (!seen && f_n < sizeof f_card)
+            f_card[f_n] = c, f_kind[f_n++] = 0;
+    }
+    if (f_n)
+        return fault(F_MISSING);
+    d_count = plan_total();
+    return fault(F_HOPPER_EMPTY);
+}
+
 static uint8_t run_plan(void)
 {
     uint16_t total = plan_total(), index = 0;
@@ -897,22 +916,11 @@ static uint8_t run_plan(void)
             return fault(F_EMERGENCY_STOP);
         if (door_open())
             return fault(F_DOOR_OPEN);
-        if (!hopper_has_cards() && !bay_card()) {
-            for (uint8_t c = 0; c < N_CARDS; c++) {
-                if (!bit_get(expected, c) || in_pockets(c))
-                    continue;
-                uint8_t seen = 0; /* a card of ours waiting in the reject tray is not missing */
-                for (uint8_t i = 0; i < j_n; i++)
-                    seen |= j_card[i] == c && (j_where[i] == J_REJ_CARD || j_where[i] == J_REJ_BOUNCED);
-                if (!seen && f_n < sizeof f_card)
-                    f_card[f_n] = c, f_kind[f_n++] = 0;
-            }
-            if (f_n)
-                return fault(F_MISSING);
-            d_count = plan_total();
-            return fault(F_HOPPER_EMPTY);
-        }
+        if (!hopper_has_cards() && !bay_card())
+            return hopper_out();
         uint8_t r = feed_card();
+        if (r == FEED_EMPTY)
+            return hopper_out();
         if (r == FEED_JAM)
             return fault(F_JAM);
         if (r == FEED_DOUBLE)
@@ -1061,6 +1069,8 @@ static uint8_t do_load(void)
             break;
         }
         uint8_t r = feed_card();
+        if (r == FEED_EMPTY)
+            break;
         if (r != FEED_OK) {
             status = r == FEED_JAM ? F_JAM : F_DOUBLE_FEED;
             break;
@@ -1126,6 +1136,8 @@ static uint8_t do_shuffle(void)
             return fault(F_EMERGENCY_STOP);
         }
         uint8_t r = feed_card();
+        if (r == FEED_EMPTY)
+            break;
         if (r != FEED_OK) {
             dump_pulse();
             elev_goto(0);
