@@ -26,8 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.cards import byte_to_card, card_to_byte, full_deck
-from firmware_bridge.driver import Timeouts
+from dealer_protocol.cards import byte_to_card, card_to_byte, full_deck
 from hardware.machine import FOREIGN_BACK, HOME_BACK, FaultKind, FaultRates, PhysicalCard, Timing
 
 FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
@@ -64,18 +63,18 @@ def build_firmware() -> Path:
     return DEFAULT_ELF
 
 
-def emulated_timeouts() -> Timeouts:
-    """Host timeouts for the emulated firmware in its fast profile (a real board takes ``Timeouts()``)."""
-    return Timeouts(
-        ack=0.15,
-        progress=0.8,
-        hello=0.8,
-        silence=1.5,
-        command=90.0,
-        connect=20.0,
-        backoff_initial=0.01,
-        backoff_max=0.2,
-    )
+# The host's timeouts (``firmware_bridge.driver.Timeouts`` fields) that suit the emulated firmware in its fast
+# profile; a real board, or the real profile, takes the driver's defaults.
+FAST_HOST_TIMEOUTS: dict[str, float] = {
+    "ack": 0.15,
+    "progress": 0.8,
+    "hello": 0.8,
+    "silence": 1.5,
+    "command": 90.0,
+    "connect": 20.0,
+    "backoff_initial": 0.01,
+    "backoff_max": 0.2,
+}
 
 
 def _card(raw: list[int]) -> PhysicalCard:
@@ -279,9 +278,12 @@ class EmulatedDealer:
         self.machine: EmulatedMachine | None = None
         self.device: EmulatedDevice | None = None
 
-    def timeouts(self) -> Timeouts:
-        """The host timeouts that suit this machine."""
-        return emulated_timeouts() if self.fast else Timeouts()
+    counts_hopper_before_load = False  # the firmware knows the hopper's cards once it has read them
+
+    @property
+    def host_timeouts(self) -> dict[str, float]:
+        """The host timeouts that suit this machine (``Timeouts(**host_timeouts)``; empty: the defaults)."""
+        return dict(FAST_HOST_TIMEOUTS) if self.fast else {}
 
     def start(self) -> EmulatedDealer:
         """Power on: start the harness; ``path`` is then the pty the host opens."""

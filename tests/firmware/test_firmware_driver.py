@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.emulated import EmulatedDealer
+from firmware_bridge.driver import Timeouts
+from hardware.emulated import FAST_HOST_TIMEOUTS, EmulatedDealer
 
 _path = Path(__file__).resolve().parents[1] / "dealer" / "test_dealer_driver.py"
 _spec = importlib.util.spec_from_file_location("dealer_driver_conformance", _path)
@@ -30,7 +31,6 @@ def make_machine(key, firmware_elf):
 
     def make(**kwargs):
         machine = EmulatedDealer(key, elf=firmware_elf, **kwargs)
-        machine.counts_hopper_before_load = False
         made.append(machine)
         return machine
 
@@ -41,7 +41,7 @@ def make_machine(key, firmware_elf):
 
 @pytest.fixture
 def timeouts():
-    return EmulatedDealer(b"").timeouts()
+    return Timeouts(**FAST_HOST_TIMEOUTS)
 
 
 test_the_host_opens_the_pty_as_a_device_path_and_deals_every_game = (
