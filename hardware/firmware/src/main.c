@@ -325,31 +325,6 @@ static uint8_t hopper_count(void)
 
 /* ================= frames out ================= */
 
-static void put_cobs(const uint8_t *p, uint16_t n)
-{
-    uint16_t i = 0;
-    for (;;) {
-        uint16_t j = i;
-        while (j < n && p[j] != 0 && j - i < 254)
-            j++;
-        host_putc((uint8_t)(j - i + 1));
-        for (uint16_t k = i; k < j; k++)
-            host_putc(p[k]);
-        if (j >= n)
-            break;
-        if (p[j] == 0) {
-            i = (uint16_t)(j + 1);
-            if (i >= n) {
-                host_putc(1);
-                break;
-            }
-        } else {
-            i = j;
-        }
-    }
-    host_putc(0);
-}
-
 static void keystream_xor(const hmac_key *k, uint32_t seq, uint8_t *p, uint16_t n)
 {
     uint8_t block[32], ctr[8];
@@ -381,7 +356,8 @@ static void send_frame(uint8_t type, uint8_t hello)
     n += 16;
     uint16_t crc = crc16_update(CRC16_INIT, tx, n);
     tx[n] = (uint8_t)(crc >> 8), tx[n + 1] = (uint8_t)crc;
-    put_cobs(tx, (uint16_t)(n + 2));
+    cobs_stream(tx, (uint16_t)(n + 2), host_putc);
+    host_putc(0);
 }
 
 static void notice(uint8_t code)

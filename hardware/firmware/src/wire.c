@@ -41,26 +41,41 @@ int cobs_decode(uint8_t *buf, size_t len)
     return (int)out;
 }
 
-size_t cobs_encode(const uint8_t *src, size_t len, uint8_t *dst)
+void cobs_stream(const uint8_t *p, size_t n, void (*put)(uint8_t))
 {
-    size_t out = 1, code_at = 0;
-    uint8_t code = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (src[i] == 0) {
-            dst[code_at] = code;
-            code_at = out++;
-            code = 1;
-        } else {
-            dst[out++] = src[i];
-            if (++code == 0xFF) {
-                dst[code_at] = code;
-                code_at = out++;
-                code = 1;
-            }
+    size_t i = 0;
+    for (;;) {
+        size_t j = i;
+        while (j < n && p[j] != 0 && j - i < 254)
+            j++;
+        put((uint8_t)(j - i + 1));
+        for (size_t k = i; k < j; k++)
+            put(p[k]);
+        if (j - i == 254) { /* a full block stands for no zero: the next block starts right after it */
+            i = j;
+            if (i >= n)
+                return;
+            continue;
+        }
+        if (j >= n)
+            return;
+        i = j + 1; /* the block ended at a zero */
+        if (i >= n) { /* a zero at the very end: one empty block */
+            put(1);
+            return;
         }
     }
-    dst[code_at] = code;
-    return out;
+}
+
+static uint8_t *enc_out;
+static size_t enc_n;
+static void enc_put(uint8_t b) { enc_out[enc_n++] = b; }
+
+size_t cobs_encode(const uint8_t *src, size_t len, uint8_t *dst)
+{
+    enc_out = dst, enc_n = 0;
+    cobs_stream(src, len, enc_put);
+    return enc_n;
 }
 
 static const uint32_t K[64] PROGMEM = {

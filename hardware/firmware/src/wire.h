@@ -11,7 +11,9 @@ uint16_t crc16_update(uint16_t crc, const uint8_t *data, size_t len);
 
 /* COBS decode in place; returns the decoded length, or -1 if the encoding is damaged. */
 int cobs_decode(uint8_t *buf, size_t len);
-/* COBS encode src into dst (dst holds len + len/254 + 1 bytes); returns the encoded length (no delimiter). */
+/* COBS encode src, a byte at a time through put (no delimiter): what the firmware sends, as the `cobs` package
+ * encodes it. cobs_encode does the same into dst (len + len/254 + 1 bytes); returns the encoded length. */
+void cobs_stream(const uint8_t *src, size_t len, void (*put)(uint8_t));
 size_t cobs_encode(const uint8_t *src, size_t len, uint8_t *dst);
 
 /* SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104). */
