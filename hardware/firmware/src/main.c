@@ -8,7 +8,7 @@
  * What survives a power loss is in EEPROM (nvlayout.h): the pairing key, the deck check, the unfinished deal
  * (counts owed at its start plus a journal of every card placed since the deck was loaded, so what is still owed
  * is recomputed, never trusted from a half-written counter), the card in flight between the bay and a pocket,
- * the last fault, and a window of the last 128 command ids with their outcome, so an id is never executed twice.
+ * the last fault, and a window of the last 255 command ids with their outcome, so an id is never executed twice.
  * The exact bytes of the last REPLY_RAM replies are also kept in RAM; an older id in the window is answered with
  * its recorded status and detail and the current state report (docs/protocol.md section 3, hardware/README.md). */
 #include <avr/eeprom.h>
@@ -234,7 +234,7 @@ static void journal_reset(void)
     eeprom_update_byte((uint8_t *)NV_JOURNAL_N, 0);
 }
 
-/* The command window: 128 slots of {id, op, args length, args CRC, status, pocket, count}. */
+/* The command window: 255 slots of {id, op, args length, args CRC, status, pocket, count}. */
 struct wentry {
     uint32_t id;
     uint8_t op, alen;
@@ -262,8 +262,12 @@ static uint8_t window_add(uint32_t id, uint8_t op, uint16_t alen, uint16_t acrc,
     uint8_t slot = eeprom_read_byte((const uint8_t *)NV_WINDOW_HEAD);
     if (slot >= NV_WINDOW_SLOTS)
         slot = 0;
-    struct wentry e = {id, op, (uint8_t)(alen > 255 ? 255 : alen), acrc, status, NO_CARD, count};
-    eeprom_update_block(&e, (void *)(NV_WINDOW + (uint16_t)slot * NV_WINDOW_ENTRY), sizeof e);
+    uint16_t a = (uint16_t)(NV_WINDOW + (uint16_t)slot * NV_WINDOW_ENTRY);
+    struct wentry e = {id, op, (uint8_t)(alen > 255 ? 255 : alen), acrc, 0xFF, NO_CARD, count};
+    /* The slot is void while it is rewritten, so a power cut in between leaves no id with another's outcome. */
+    eeprom_update_byte((uint8_t *)(a + 8), 0xFF);
+    eeprom_update_block(&e, (void *)a, sizeof e);
+    eeprom_update_byte((uint8_t *)(a + 8), status);
     eeprom_update_byte((uint8_t *)NV_WINDOW_HEAD, (uint8_t)((slot + 1) % NV_WINDOW_SLOTS));
     return slot;
 }
@@ -1275,6 +1279,9 @@ int main(void)
     hw_init();
     boot();
     sel_home_now();
+    /* The elevator down against its end stop: a power cut may have left it anywhere. */
+    motion_start(M_ELEV, 0, (N_CARDS + 6) * ELEV_STEPS_PER_SLOT, cfg_sel_us, 0);
+    wait_motion();
     elev_pos = 0;
     last_hb = millis();
     for (;;) {

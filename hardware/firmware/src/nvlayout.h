@@ -18,8 +18,8 @@
 #define NV_JOURNAL_N 0x0F0 /* u8: entries in the landing journal */
 #define NV_JOURNAL 0x100 /* 128 x (u8 card, u8 where): every card placed since the deck was loaded, in order */
 #define NV_WINDOW_HEAD 0x300 /* u8: next slot of the command window */
-#define NV_WINDOW 0x310 /* 128 x 12 bytes: the last 128 command ids executed, with their outcome */
-#define NV_WINDOW_SLOTS 128
+#define NV_WINDOW 0x310 /* 255 x 12 bytes: the last 255 command ids executed, with their outcome */
+#define NV_WINDOW_SLOTS 255
 #define NV_WINDOW_ENTRY 12
-#define NV_END 0x910
+#define NV_END 0xF04 /* of 0x1000 */
 #endif
