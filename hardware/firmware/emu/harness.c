@@ -86,7 +86,7 @@ static avr_cycle_count_t cycle0;
 /* Timing of frames: the cycle at which a frame's closing 0x00 entered UART0, and the first byte out after it. */
 static avr_cycle_count_t last_in_end, lat[64];
 static int lat_n, waiting_first_out;
-static uint64_t total_cycles_run;
+static uint64_t total_cycles_run, slept_cycles; /* all cycles, and those the MCU spent asleep */
 static double speed = 1.0; /* simulated seconds per wall-clock second at most (the MCU may be slower) */
 
 static uint64_t rnd(void)
@@ -339,7 +339,7 @@ static void on_xon(struct avr_irq_t *irq, uint32_t value, void *param) { (void)i
 static void on_xoff(struct avr_irq_t *irq, uint32_t value, void *param) { (void)irq, (void)value, (void)param; uart0_xon = 0; }
 
 /* The emulated core sleeps in idle mode between interrupts; the wall clock is kept by the main loop instead. */
-static void no_sleep(avr_t *a, avr_cycle_count_t how_long) { (void)a, (void)how_long; }
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long) { (void)a, slept_cycles += how_long + 1; }
 
 /* ---- EEPROM ---- */
 static void eeprom_save(void)
@@ -522,6 +522,9 @@ static void command(char *line)
         printf("%x %d\n", avr ? avr->pc : 0, avr ? avr->state : -1);
     } else if (!strcmp(cmd, "cycles")) {
         printf("%llu\n", (unsigned long long)(avr ? avr->cycle : 0));
+    } else if (!strcmp(cmd, "counters")) {
+        printf("{\"cycles\":%llu,\"busy\":%llu,\"hz\":%lu}\n", (unsigned long long)total_cycles_run,
+               (unsigned long long)(total_cycles_run - slept_cycles), FREQ);
     } else if (!strcmp(cmd, "quit")) {
         eeprom_save();
         printf("{\"ok\":true}\n");
