@@ -90,6 +90,10 @@ def _put_back(value: Any, inside: Any) -> None:
         value.cards = cards
 
 
+def _made(r: Renege) -> int:
+    return r.order
+
+
 class IllegalEvent(ValueError):
     """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
 
@@ -105,6 +109,10 @@ class Renege:
     proof: int | None = None  # a card the seat certainly held of the led suit at that moment
     established: bool = False
     kind: str = "renege"
+    # When the renege was made, in the order of play (RULINGS.md, "Several reneges in one hand": penalties apply in
+    # the order the reneges were made, never by seat number): trick * 64 + the card's place in the trick * 8 + the
+    # call's place among the calls made at that card (a seat passed over before the card that passed it).
+    order: int = 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -470,6 +478,10 @@ class Hand:
 
     # ---------------------------------------------------------------- trick play
 
+    def _build_tables(self) -> None:
+        """Each game's per-declaration tables (``eff``, ``power``, ``suit_masks``)."""
+        raise NotImplementedError
+
     def start_play(self, leader: int) -> None:
         self.phase = PLAY
         self.trick = Trick(leader)
@@ -590,7 +602,9 @@ class Hand:
             return c
         if self.first_joker is None:
             self.first_joker = c
-            if c == LJ:
+            # "ranks as the high one": the stronger of the two in this hand's order (with Pitch's reverse the
+            # Little Joker is the stronger: a first Big Joker then takes its place).
+            if self.power[c] < self.power[LJ if c == BJ else BJ]:
                 self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
         return c
 
@@ -601,9 +615,12 @@ class Hand:
         played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
         first = next((c for c in played if c in (BJ, LJ)), None)
         if first != self.first_joker:
-            if LJ in (first, self.first_joker):
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
+            self._build_tables()  # the jokers as the table ranks them, then the first one played ranks high
             self.first_joker = first
+            if first is not None:
+                other = LJ if first == BJ else BJ
+                if self.power[first] < self.power[other]:
+                    self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
 
     def _out_of_turn(self, seat: int, on_turn: int, c: int) -> None:
         """RULINGS.md, "Common to all games": a play out of turn is an irregularity, not a renege."""
@@ -621,9 +638,22 @@ class Hand:
         trick_no = len(self.tricks) + 1
         held = k.certain[seat] & mask
         if held:
-            self.reneges.append(Renege(seat, trick_no, c, led, lowest(held)))
+            self.reneges.append(Renege(seat, trick_no, c, led, lowest(held), order=self._call_order()))
         elif k.possible[seat] & mask:
-            self.suspicions.append(Renege(seat, trick_no, c, led))
+            self.suspicions.append(Renege(seat, trick_no, c, led, order=self._call_order()))
+
+    def _call_order(self) -> int:
+        """``Renege.order`` for a call made now, at the next card of the current trick (rare: only on a call)."""
+        t = self.trick
+        base = (len(self.tricks) + 1) * 64 + (0 if t is None else len(t.cards)) * 8
+        same = sum(1 for r in self.reneges if base <= r.order < base + 8)
+        same += sum(1 for r in self.suspicions if base <= r.order < base + 8)
+        return base + min(same, 7)
+
+    def _sort_calls(self) -> None:
+        """RULINGS.md, "Several reneges in one hand": in the order the reneges were made (a suspicion proven later
+        keeps its place), never by seat number."""
+        self.reneges.sort(key=_made)
 
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         """A later play of the led suit by the same seat proves it held that suit: cards never enter a hand
@@ -656,7 +686,7 @@ class Hand:
             # else: the seat certainly held none of the suit at any later time, and has played every card
             # it had since: it was void. The suspicion is cleared.
         self.suspicions = keep
-        self.reneges.sort(key=lambda r: (r.trick, r.seat))
+        self._sort_calls()
 
     def _mark_established(self, seat: int) -> None:
         """RULINGS.md, "Common to all games": a renege is established once the offender or the offender's
@@ -735,11 +765,18 @@ class Hand:
             else:
                 j = ended[0]
                 led = SUITS.index(j["led"]) if j.get("led") else NO_SUIT
-                call = Renege(seat, trick, None if j.get("card") is None else card(j["card"]), led, established=True)
+                call = Renege(
+                    seat,
+                    trick,
+                    None if j.get("card") is None else card(j["card"]),
+                    led,
+                    established=True,
+                    order=trick * 64 + 63,  # its place in the trick is not kept: after the trick's other calls
+                )
                 self.irregularities = [i for i in self.irregularities if i is not j]
             call.kind = "director's ruling"
             self.reneges.append(call)
-            self.reneges.sort(key=lambda r: (r.trick, r.seat))
+            self._sort_calls()
         if self.phase == DONE:
             self.score, self.final_taken = self.score_hand()
 
@@ -797,7 +834,7 @@ class Hand:
         """The hand ends: every call is established, suspicions are settled as far as the cards allow."""
         self._prove_from_knowledge()
         if len(self.reneges) > 1:  # a suspicion proven later joins the list late: keep the order of play
-            self.reneges.sort(key=lambda r: (r.trick, r.seat))
+            self._sort_calls()
         for r in self.reneges:
             r.established = True
         for r in self.suspicions:
