@@ -42,7 +42,7 @@ class DealerBridge:
             self.busy.release()
 
     def _deal(self, dealer_error: type[BaseException], source: str, actor: str) -> int:
-        from firmware_bridge.cards import deal_pattern, deck_for
+        from engine.match import deal_pattern, deck_for
 
         state = self.session.current
         if state is None:

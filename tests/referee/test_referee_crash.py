@@ -2,7 +2,7 @@
 simulated match; after every restart, 0 acknowledged events lost and the state the log replays to.
 (``cardref soak --size N`` runs the same at any size.)"""
 
-from referee.soak import soak
+from tools.service_soak import soak
 
 
 def test_kill_9_at_random_moments_loses_nothing(tmp_path):

@@ -26,7 +26,7 @@ from engine.hand import CHANCE
 from engine.match import Match
 from engine.record import replay
 from engine.simulate import random_deal
-from referee.terminal_demo import scripted_event
+from tools.demo_terminal import scripted_event
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -42,7 +42,7 @@ class Server:
         self.output: list[str] = []  # what it printed (the tests check that no hidden card is ever printed)
 
     def start(self, timeout: float = 30.0) -> None:
-        cmd = [sys.executable, "-m", "referee.service_cli", "serve", "--game", self.game, "--port", "0",
+        cmd = [sys.executable, "-m", "cli.serve", "serve", "--game", self.game, "--port", "0",
                "--data", str(self.data)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parent.parent)
