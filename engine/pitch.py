@@ -29,7 +29,7 @@ from engine.cards import (
     rank_of,
     same_colour_suit,
 )
-from engine.hand import BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
+from engine.hand import ALL_READS, BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
 
 EXCHANGE: Final = "exchange"
 
@@ -467,11 +467,28 @@ class PitchHand(Hand):
         held = k.certain[seat] & self.trump_mask
         if held:
             self.reneges.append(
-                Renege(seat, trick_no, None, self.trump, lowest(held), kind="holding out", order=self._call_order())  # type: ignore[arg-type]
+                Renege(
+                    seat,
+                    trick_no,
+                    None,
+                    self.trump,  # type: ignore[arg-type]
+                    lowest(held),
+                    kind="holding out",
+                    order=self._call_order(),
+                    rests_on=self._now(True),
+                )
             )
         elif k.possible[seat] & self.trump_mask and k.count[seat] > 0:
             self.suspicions.append(
-                Renege(seat, trick_no, None, self.trump, kind="holding out", order=self._call_order())  # type: ignore[arg-type]
+                Renege(
+                    seat,
+                    trick_no,
+                    None,
+                    self.trump,  # type: ignore[arg-type]
+                    kind="holding out",
+                    order=self._call_order(),
+                    rests_on=self._now(),
+                )
             )
 
     def _check_follow(self, seat: int, c: int, led: int) -> None:
@@ -492,6 +509,7 @@ class PitchHand(Hand):
                 lowest(held) if held else c,
                 kind="non-trump played",
                 order=self._call_order(),
+                rests_on=self._now(),  # the offence is the play itself, whatever the proof names
             )
         )
 
@@ -761,6 +779,7 @@ class PitchHand(Hand):
             held = k.certain[s.seat] & self.trump_mask
             if held:
                 s.proof = lowest(held)
+                s.rests_on.append(ALL_READS)
                 self.reneges.append(s)
             elif k.possible[s.seat] & self.trump_mask:
                 keep.append(s)
