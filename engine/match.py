@@ -104,13 +104,12 @@ class Match:
             raise IllegalEvent(f"the match is over: side {self.winner} has won")
         hand = self.hand
         if isinstance(event, dict) and event.get("event") == "deal" and hand.phase == PLAY:
-            stop = getattr(hand, "stop_playing", None)
-            if stop is not None:
+            if hand.ends_on_next_deal:
                 # Pitch: the next deal while seats still hold cards (they were gathered to deal again): those
                 # seats stopped playing (RULINGS.md, "holding out"); the hand ends and is scored first. A deal
                 # that cannot have happened (wrong dealer, a card twice...) is refused before it ends anything.
                 self.hand_cls(self.options, (hand.dealer + 1) % self.n_players, len(self.hands) + 1).apply(event)
-                stop()
+                hand.stop_playing()
                 self._hand_done(hand)
                 # is_terminal(), not self.winner: the type checker still holds self.winner to None from the test
                 # above, and a compiled build would check that (and fail) on reading it here.

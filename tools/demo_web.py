@@ -24,12 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from engine.hand import CHANCE, PLAY
 from engine.match import Match
 from engine.record import replay
 from tools import demo_terminal as terminal_demo
+from tools import http_client
 from tools.demo_terminal import PLAYERS, scripted_event
 from tools.service_soak import endpoint
 
@@ -142,7 +141,7 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
     names = PLAYERS[:4]
     director = {"Authorization": "Bearer " + tokens["director"]}
     table = {"Authorization": "Bearer " + tokens["table"]}
-    with httpx.Client(base_url=url, timeout=30) as client:
+    with http_client.Client(base_url=url, timeout=30) as client:
         first = rng.randrange(4)
         client.post("/api/matches", headers=director, json={"game": game, "players": names,
                                                             "first_dealer": first}).raise_for_status()
@@ -179,14 +178,14 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
             time.sleep(pace if event["event"] == "play" else pace / 2)
 
 
-def sync(client: httpx.Client, director: dict[str, str]) -> Match:
+def sync(client: http_client.Client, director: dict[str, str]) -> Match:
     """The match as the service has it (its record replayed)."""
     r = client.get("/api/export/record", headers=director)
     r.raise_for_status()
     return replay(r.text.splitlines())
 
 
-def report(client: httpx.Client, director: dict[str, str], old: Match, names: list[str]) -> Match:
+def report(client: http_client.Client, director: dict[str, str], old: Match, names: list[str]) -> Match:
     """Sync with the service and print what happened: calls, the hand's end."""
     new = sync(client, director)
     for h in new.hands:
@@ -200,7 +199,7 @@ def report(client: httpx.Client, director: dict[str, str], old: Match, names: li
     return new
 
 
-def play_trick(client: httpx.Client, director: dict[str, str], mirror: Match, rng: random.Random, camera: Any,
+def play_trick(client: http_client.Client, director: dict[str, str], mirror: Match, rng: random.Random, camera: Any,
                trick_no: int) -> None:
     """Render the trick the players choose and feed it to the camera; what it cannot read, the director enters."""
     from tools import synth
