@@ -977,12 +977,7 @@ class Hand:
         "renege withdrawn" naming the read. A conflict that no read explains any more (a correction fixed it) is
         kept and changes nothing."""
         c = self._card(event.get("card"))
-        # The reads that took the card out of play (showed it face up): a card is seen face up once in a hand.
-        suspects = [
-            i
-            for i, e in enumerate(self.events)
-            if e.get("source") in SENSORS and e.get("event") in FACE_UP and self._shows(e, c)
-        ]
+        suspects = self.sensor_sightings(c)
         if not suspects:
             return
         self.faulty += [i for i in suspects if i not in self.faulty]
@@ -995,8 +990,23 @@ class Hand:
             for r in gone:
                 calls.remove(r)
                 self.irregularities.append(
-                    dict(r.to_json(), kind="renege withdrawn", reads=suspects, why=f"a read of {CODES[c]} was wrong")
+                    dict(
+                        r.to_json(),
+                        kind="renege withdrawn",
+                        call=r.kind,
+                        reads=suspects,
+                        why=f"a read of {CODES[c]} was wrong",
+                    )
                 )
+
+    def sensor_sightings(self, c: int) -> list[int]:
+        """The sensor reads (indices into ``events``) that showed card ``c`` face up, taking it out of play: a card
+        is seen face up once in a hand, so a second sighting means one of the reads is wrong."""
+        return [
+            i
+            for i, e in enumerate(self.events)
+            if e.get("source") in SENSORS and e.get("event") in FACE_UP and self._shows(e, c)
+        ]
 
     def _shows(self, e: dict[str, Any], c: int) -> bool:
         """Whether face-up event ``e`` shows card ``c`` (a play's card, a face-up discard's or burn's cards, a
