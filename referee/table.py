@@ -165,6 +165,12 @@ class TableSession:
                 state.rulings.append(self._ruling_json(r))
         return self._replay(match_id, header, seen)
 
+    def _rebuild_current(self, state: MatchState) -> None:
+        """The current match from its own rows (a match's id is the seq of its first row, and it is the last match
+        in the log): what ``rebuild`` gives for it, without reading every earlier match."""
+        rows = [r for r in self.log.rows(after=state.id - 1) if r.match == state.id]
+        self.current = self._rebuild_match(state.id, rows)
+
     def _refusal_row(self, r: Row, why: str) -> Row:
         return Row(0, r.time, r.match, "system", "referee", "refused", {}, why, r.seq)
 
@@ -287,8 +293,9 @@ class TableSession:
             except REFUSALS as exc:
                 why = describe(exc)
                 self._log_refusal(row, why)
-                # The engine may have changed part of its state before it refused: rebuild from the log.
-                self.rebuild()
+                # The engine may have changed part of its state before it refused: rebuild from the log (the current
+                # match's rows only: they are the last ones, and nothing else changed).
+                self._rebuild_current(state)
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 if kind == "play":
@@ -301,7 +308,7 @@ class TableSession:
             except Exception as exc:
                 why = fault_text(exc)
                 self._log_refusal(row, why)  # so that the log still replays (a restart would meet the bug again)
-                self.rebuild()
+                self._rebuild_current(state)
                 self._notify({"kind": "fault", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 raise EngineFault(why, row.seq) from exc
