@@ -19,6 +19,7 @@ hands_abandoned (a hand the simulation could not carry on: reported, never hidde
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -245,9 +246,24 @@ class Table:
             true = self.truth_of.get(seq) if seq is not None else None
             if seq is None or true is None:
                 raise _Abandon(f"a read at fault that the simulation did not make: event {i}")
+            self._fix(seq, true, 3)
+        self._table_play(event, tries - 1)
+
+    def _fix(self, seq: int, true: str, tries: int) -> None:
+        """The director fixes read ``seq`` to the card its frame shows. Refused because a later read would no
+        longer apply (that read is wrong too: with the hands unknown a misread can pass for a while), the
+        director looks at that read's frame as well and fixes it first."""
+        try:
             self.session.fix_card(seq, true, DIRECTOR, "the frame shows another card")
             self.tally.director_fixes += 1
-        self._table_play(event, tries - 1)
+        except Refused as exc:
+            found = re.match(r"event (\d+) \(play\) would no longer apply", exc.reason)
+            later = int(found.group(1)) if found else None
+            row = self.session.log.get(later) if later is not None else None
+            if tries <= 0 or later is None or row is None or self.truth_of.get(later) in (None, row.event.get("card")):
+                raise _Abandon(f"the director's fix of read {seq} was refused: {exc.reason}") from None
+            self._fix(later, self.truth_of[later], tries - 1)
+            self._fix(seq, true, tries - 1)
 
     def _finish(self, truth: Match) -> None:
         real = {(r.seat, r.trick) for r in truth.hands[0].reneges}
