@@ -253,16 +253,23 @@ class Hand:
         if not isinstance(event, dict):
             raise IllegalEvent(f"an event is a JSON object, not {type(event).__name__}")
         kind = event.get("event")
+        # The event is in ``events`` while it is applied (a call it makes rests on it: ``Renege.rests_on``), and
+        # taken out again if it is refused.
+        self.events.append(event)
         if (kind == "play" and self.phase == PLAY) or kind in self.CHECKED_FIRST:
-            self._dispatch(kind, event)
+            try:
+                self._dispatch(kind, event)
+            except IllegalEvent:
+                self.events.pop()
+                raise
         else:
             saved = self._snapshot()
             try:
                 self._dispatch(kind, event)
             except IllegalEvent:
                 self._restore(saved)
+                self.events.pop()
                 raise
-        self.events.append(event)
 
     def _dispatch(self, kind: Any, event: dict[str, Any]) -> None:
         """Run the event's method; any refusal comes out as IllegalEvent."""
@@ -669,9 +676,10 @@ class Hand:
             self.suspicions.append(Renege(seat, trick_no, c, led, order=self._call_order(), rests_on=self._now()))
 
     def _now(self, from_knowledge: bool = False) -> list[int]:
-        """``Renege.rests_on`` for a call made by the event being applied (its index in ``events``; the deal, the
+        """``Renege.rests_on`` for a call made by the event being applied (the last in ``events``; the deal, the
         hand's first event, too when the proof comes from what the deal showed)."""
-        return [0, len(self.events)] if from_knowledge else [len(self.events)]
+        now = len(self.events) - 1
+        return [0, now] if from_knowledge else [now]
 
     def _call_order(self) -> int:
         """``Renege.order`` for a call made now, at the next card of the current trick (rare: only on a call)."""
@@ -695,7 +703,7 @@ class Hand:
         for s in self.suspicions:
             if s.seat == seat and self.eff[c] == s.led:
                 s.proof = c
-                s.rests_on.append(len(self.events))  # the later play that shows the suit held
+                s.rests_on.append(len(self.events) - 1)  # the later play that shows the suit held
                 self.reneges.append(s)
             else:
                 keep.append(s)
@@ -923,6 +931,9 @@ class Hand:
         if self.faulty:
             return False
         seen = 0
+        for t in self.tricks:
+            for _, c in t.cards:
+                seen |= 1 << c
         for e in self.events:
             kind = e.get("event")
             if kind == "deal":

@@ -425,7 +425,9 @@ class TableSession:
             code = CODES[card(new_card)]
         except ValueError as exc:
             raise Refused(str(exc), status=422) from None
-        return self.correct("replace", target, who, why, dict(old.event, card=code))
+        # The card is now the director's (looking at the card, or the frame): no longer a sensor's read.
+        fixed = {k: v for k, v in old.event.items() if k not in ("source", "confidence")}
+        return self.correct("replace", target, who, why, dict(fixed, card=code))
 
     def rule(self, hand: int, seat: int, trick: int, ruling: str, who: str, why: str) -> Row:
         """The director accepts or rejects a renege call (or a suspicion): logged first, then applied by the engine
