@@ -141,3 +141,47 @@ def test_cardref_trust_without_misreads_scores_every_real_renege_when_hands_are_
                          "held_for_director"}
     assert line["hands"] == 80 and line["misreads"] == 0 and line["false_penalties"] == 0
     assert line["reneges_scored"] == line["reneges_made"] > 10 and line["held_for_director"] == 0
+
+
+def test_the_table_page_shows_a_withdrawn_call_as_withdrawn(tmp_path):
+    """Item 4 of the issue, in a real headless Chromium over a real ``cardref serve``: the issue's misread, the
+    conflict found and the call withdrawn (in the table's log before the service starts, so that it rebuilds from
+    it as after a restart); the table page lists the call as withdrawn, with the read that was wrong, and no
+    penalty; the director's console marks it withdrawn too."""
+    from playwright import sync_api
+    from test_referee_browser import ARGS, CHROMIUM
+
+    from tools.service_soak import Server, tokens_of
+
+    data = tmp_path / "data"
+    session, bridge = tiered_session(data)
+    for trick in ("0:AS 1:JS 2:6C 3:5S", "0:KS 1:TS 2:7S 3:4S", "0:QS 1:9S 2:8S 3:3S", "0:AH 1:JH 2:8H 3:5H",
+                  "0:KH 1:TH 2:7H 3:4H", "0:QH 1:9H 2:6H 3:3H", "0:AD 1:JD 2:8D 3:5D", "0:KD 1:TD 2:7D 3:4D",
+                  "0:QD 1:9D 2:6D 3:3D", "0:JC 1:AC 2:8C 3:5C", "1:KC 2:7C 3:4C 0:TC", "1:QC"):
+        for token in trick.split():
+            seat, code = token.split(":")
+            camera(bridge, int(seat), code)
+    with pytest.raises(Refused):
+        session.submit({"event": "play", "seat": 2, "card": "6C"}, "table", "table")
+    assert [c.get("withdrawn") for c in session.public_state()["hand"]["reneges"]] == [True]
+    session.log.close()
+    server = Server(data, "bid_whist")
+    server.start()
+    try:
+        tokens = tokens_of(data)
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                page = browser.new_page()
+                page.goto(f"{server.url}/table?token={tokens['public']}")
+                alert = page.wait_for_selector("#alerts .renege.withdrawn", timeout=15000)
+                text = alert.inner_text()
+                assert text.startswith("WITHDRAWN (no penalty: a read of 6C was wrong)") and "Cy" in text
+                console = browser.new_page()
+                console.goto(f"{server.url}/director?token={tokens['director']}")
+                call = console.wait_for_selector(".call.withdrawn", timeout=15000)
+                assert "WITHDRAWN" in call.inner_text() and "read by the camera" in call.inner_text()
+            finally:
+                browser.close()
+    finally:
+        server.stop()
