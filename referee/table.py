@@ -329,11 +329,15 @@ class TableSession:
             c = card(event.get("card"))
         except (ValueError, TypeError):
             return
-        hand = state.match.hand
-        if not hand.sensor_sightings(c):
+        match = state.match
+        hands = [match.hand]
+        if len(match.hands) > 1 and match.hand.phase == "deal":
+            hands.append(match.hands[-2])  # the card shows up again after its hand was scored
+        hand = next((h for h in hands if h.sensor_sightings(c)), None)
+        if hand is None:
             return
-        conflict = {"event": "conflict", "card": CODES[c], "seat": event.get("seat"), "source": source,
-                    "refused": refused_seq}
+        conflict = {"event": "conflict", "hand": hand.number, "card": CODES[c], "seat": event.get("seat"),
+                    "source": source, "refused": refused_seq}
         try:
             self.submit(conflict, "referee", actor)
         except Refused:

@@ -230,13 +230,13 @@ class Table:
         recorded the conflict), the director looks at the reads shown at fault and fixes each to the card its
         frame shows, then enters the card again."""
         state = self.session._need_match()
-        withdrawn_before = _withdrawn(state.match.hand)
+        withdrawn_before = _withdrawn(state.match.hands[0])
         try:
             self.session.submit(dict(event), "table", "table")
             return
         except Refused as exc:
             why = exc.reason
-        hand = self.session._need_match().match.hand
+        hand = self.session._need_match().match.hands[0]  # one hand per match here
         self.tally.calls_withdrawn += max(0, _withdrawn(hand) - withdrawn_before)
         if tries <= 0 or not hand.faulty:
             raise _Abandon(f"the table's play {event} was refused: {why}")

@@ -104,3 +104,18 @@ def test_hands_unknown_a_renege_entered_by_the_table_is_not_held():
     """The same with every play entered by the table: nothing rests on a sensor, the renege is scored."""
     hand = run(tiered_setup(known=False) + plays(RENEGE_T1, *RENEGE_REST)).hands[0]
     assert [(r.seat, r.trick) for r in hand.reneges] == [(2, 1)] and hand.held == []
+
+
+def test_a_conflict_after_the_hand_is_scored_withdraws_and_rescores():
+    """A read found wrong only after its hand was scored (in Pitch a card can show up again after the hand ended,
+    when the referee had taken the hand for over): ``{"event": "conflict", "hand": 1, ...}`` withdraws the calls
+    resting on the read at fault, holds the others resting on sensor reads, and the hand and the match totals are
+    scored again."""
+    m = run(sensed(tiered_setup() + plays(RENEGE_T1, *RENEGE_REST)))
+    assert m.scores == [-4, 0] and m.hand.phase == "deal"
+    m.apply({"event": "conflict", "hand": 1, "seat": 2, "card": "6C", "source": "table"})
+    hand = m.hands[0]
+    assert hand.reneges == [] and hand.held == [] and hand.faulty == [9]
+    assert [i["kind"] for i in hand.irregularities] == ["misread", "renege withdrawn"]
+    # scored again as read, without the penalty: team 0 took 11 books as read (seat 2's 6S ruffed trick 12)
+    assert hand.final_taken == [11, 2] and hand.score == [5, 0] and m.scores == [5, 0]
