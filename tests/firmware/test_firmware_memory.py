@@ -94,3 +94,38 @@ def test_a_bounded_soak_of_the_firmware_through_a_bad_cable(firmware_elf):
     assert result.deals == 2 and result.deals_completed == 2
     assert result.cards_lost == 0 and result.cards_duplicated == 0 and result.deals_failed_silently == 0
     assert result.unplugs == 1 and result.reconnects >= 1 and result.bytes_dropped > 0
+
+
+@pytest.mark.timeout(120)
+def test_the_emergency_stop_button_stops_before_the_next_card_and_holds(firmware_elf):
+    import time
+
+    from firmware_bridge.errors import EmergencyStopError
+
+    key = new_key()
+    with EmulatedDealer(key, elf=firmware_elf, seed=5) as sim:
+        with SimpleDealer.open(sim.path, key, timeouts=Timeouts(**sim.host_timeouts)) as dealer:
+            dealer.load(deck_for("bid_whist"))
+            sim.machine.timing = Timing().scaled(0.05)
+            errors = []
+
+            def deal() -> None:
+                try:
+                    dealer.deal(WHIST)
+                except EmergencyStopError as exc:
+                    errors.append(exc)
+
+            worker = threading.Thread(target=deal)
+            worker.start()
+            wait_until(lambda: sum(len(p) for p in sim.machine.pockets) >= 5, timeout=60)
+            sim.machine.press_estop(True)  # the button on the machine, not a STOP from the host
+            worker.join(60)
+            assert len(errors) == 1 and errors[0].state.plan_cmd == errors[0].cmd_id
+            stopped_at = sum(len(p) for p in sim.machine.pockets)
+            assert stopped_at < 54
+            with pytest.raises(EmergencyStopError):
+                dealer.resume()  # still held down: nothing moves
+            time.sleep(0.2)
+            assert sum(len(p) for p in sim.machine.pockets) == stopped_at
+            sim.machine.press_estop(False)
+            _exact(dealer.resume(), sim, WHIST)

@@ -63,9 +63,12 @@ void hw_init(void)
 
 ISR(TIMER1_COMPA_vect)
 {
+    static uint8_t was_pressed;
     ms++;
-    if (estop_pressed())
+    uint8_t pressed = estop_pressed();
+    if (pressed && !was_pressed) /* the press, once: holding it keeps the machine stopped (stopped() reads the pin) */
         estop_latched = 1;
+    was_pressed = pressed;
 }
 
 uint32_t millis(void)
