@@ -174,7 +174,8 @@ def test_matches_are_numbered_from_one_and_plays_are_stored_canonical(tmp_path):
         record = client.get("/api/export/record", headers=auth(tokens, "director")).text
         assert "10H" not in record and '"card": "TH"' in record and '"9H", "TH", "JH"' in record
         assert client.post("/api/matches", json={"game": "pitch"}, headers=auth(tokens, "director")).status_code == 200
-        numbers = [(m["number"], m["game"]) for m in client.get("/api/matches", headers=auth(tokens, "director")).json()]
+        listed = client.get("/api/matches", headers=auth(tokens, "director")).json()
+        numbers = [(m["number"], m["game"]) for m in listed]
         assert numbers == [(1, "bid_euchre"), (2, "pitch")]
 
 
