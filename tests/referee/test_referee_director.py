@@ -199,3 +199,11 @@ def test_a_failed_deck_check_names_its_cards_to_the_table(tmp_path, game, deck, 
         # the deck is wrong, not the machine: it stays joined, and nothing was dealt
         state = client.get("/api/state", headers=auth(tokens, "public")).json()
         assert state["devices"]["dealer"] == "ok" and state["hand"]["phase"] == "deal"
+
+
+def test_version():
+    r = subprocess.run([sys.executable, "-m", "cli", "--version"], capture_output=True, text=True, timeout=60,
+                       cwd=ROOT)
+    from importlib import metadata
+
+    assert r.returncode == 0 and r.stdout.strip() == f"cardref {metadata.version('cardref')}"
