@@ -597,10 +597,10 @@ def canonical_cards(event: dict[str, Any]) -> dict[str, Any]:
             return value
 
     out = dict(event)
-    for key in ("card", "proof"):
+    for key in ("card", "joker", "drew", "call"):
         if isinstance(out.get(key), str):
             out[key] = one(out[key])
-    for key in ("cards", "kitty"):
+    for key in ("cards", "kitty", "pack", "blind"):
         if isinstance(out.get(key), list):
             out[key] = [one(v) for v in out[key]]
     if isinstance(out.get("hands"), list):
