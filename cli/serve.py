@@ -35,8 +35,9 @@ def register(commands: Commands) -> None:
                                                          "`cardref dealer` uses)")
     p.add_argument("--camera", metavar="INDEX", help="the overhead camera's index, or a video file or a folder of "
                                                      "frames (none: plays entered on the page)")
-    p.add_argument("--deck", metavar="DIR", help="with --camera: the table's deck, one image per card, to enroll "
-                                                 "(default: the recogniser's generic mode)")
+    p.add_argument("--deck", metavar="DIR|FILE", help="with --camera: the table's deck: a folder of card images "
+                                                      "(one per card) or the file `cardref vision enroll` wrote "
+                                                      "(default: the recogniser's generic mode)")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; with --lan 0.0.0.0)")
     p.add_argument("--lan", action="store_true",
                    help="open the table to the club's network: listen on every address, print each page's link on "
@@ -59,8 +60,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.camera is not None and not args.camera.isdigit() and not Path(args.camera).exists():
         raise UserError(f"--camera {args.camera!r}: a camera index (0 for the first camera), a video file or a "
                         "folder of frames")
-    if args.deck and not Path(args.deck).is_dir():
-        raise UserError(f"--deck {args.deck}: no such folder")
+    if args.deck and not Path(args.deck).exists():
+        raise UserError(f"--deck {args.deck}: no such folder or file")
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port {args.port}: a port is 0..65535")
     names, options = match_args(args)

@@ -42,8 +42,9 @@ TARGETS = {"bid_whist": 100, "bid_euchre": 500, "pitch": 500}
 
 
 def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 0.5, linger: float = 0.0,
-        max_hands: int = 3) -> int:
-    """Serve on 127.0.0.1:``port`` and play; returns the exit code."""
+        max_hands: int = 3, camera: bool = True) -> int:
+    """Serve on 127.0.0.1:``port`` and play; returns the exit code. ``camera=False``: plays entered on the tablet
+    (the rendering and reading of every trick is most of the demo's time)."""
     import uvicorn
 
     from cli.errors import UserError
@@ -60,13 +61,16 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
         raise UserError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror} (try --port)") from None
     sock.listen(64)
     port = sock.getsockname()[1]
-    sim, camera = None, None
+    sim, bridge = None, None
     notes = []
     try:
         sim, note = start_machine(app, game, seed)
         notes.append(note)
-        camera, note = start_camera(session)
-        notes.append(note)
+        if camera:
+            bridge, note = start_camera(session)
+            notes.append(note)
+        else:
+            notes.append("camera: none; plays entered on the tablet")
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
@@ -81,9 +85,9 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
         print(f"  scoreboard:           {url}/scoreboard?token={tokens['public']}")
         print("Ctrl-C stops it.", flush=True)
         try:
-            play_match(url, tokens, game, seed, pace, max_hands, camera)
-            if camera is not None:
-                print(f"The camera read {len(camera.plays)} plays; the director entered the cards it was unsure "
+            play_match(url, tokens, game, seed, pace, max_hands, bridge)
+            if bridge is not None:
+                print(f"The camera read {len(bridge.plays)} plays; the director entered the cards it was unsure "
                       "of (see the console).", flush=True)
             if linger > 0:
                 print(f"Done; the pages stay up {linger:.0f} s more.", flush=True)
@@ -97,9 +101,9 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
             thread.join(10)
     finally:
         # The host side first, so that closing the simulator is not taken for a pulled cable.
-        bridge = app.state.dealer_bridge
-        if bridge is not None:
-            bridge.dealer.close()
+        machine = app.state.dealer_bridge
+        if machine is not None:
+            machine.dealer.close()
         if sim is not None:
             sim.close()
         tmp.cleanup()
@@ -219,7 +223,7 @@ def play_trick(client: http_client.Client, director: dict[str, str], mirror: Mat
         if hand.trick is None or not hand.trick.cards:
             break
     if any(code in ("BJ", "LJ") for _, code in cards):
-        seen: list[tuple[int, str]] = []  # the synthetic decks have no jokers: the tablet enters this trick
+        seen: list[tuple[int, str]] = []  # jokers are not rendered into the scenes: the tablet enters this trick
     else:
         before = len(camera.plays)
         for frame, _ in synth.play_video(camera.images, [cards], seed=trick_no, fps=10, seats=mirror.n_players):

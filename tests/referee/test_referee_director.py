@@ -207,3 +207,17 @@ def test_version():
     from importlib import metadata
 
     assert r.returncode == 0 and r.stdout.strip() == f"cardref {metadata.version('cardref')}"
+
+
+def test_serve_takes_the_deck_file_that_vision_enroll_writes(tmp_path):
+    """docs/real-table.md: `cardref vision enroll --out club-deck.npz`, then `cardref serve --deck club-deck.npz`."""
+    from referee.camera import open_camera
+    from tools.drawn_deck import drawn_deck
+    from vision import deck as decklib
+
+    enrolled = decklib.enroll_images(drawn_deck(), "club", "test")
+    enrolled.save(str(tmp_path / "club-deck.npz"))
+    app = create_app(tmp_path / "data")
+    bridge = open_camera(app.state.session, "0", str(tmp_path / "club-deck.npz"))
+    assert bridge.detector.recogniser.mode == "enrolled"
+    assert {"AS", "TH", "BJ", "LJ"} <= set(bridge.detector.recogniser.templates.labels)
