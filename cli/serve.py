@@ -66,7 +66,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UserError(f"--port {args.port}: a port is 0..65535")
     names, options = match_args(args)
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
-    join_host = lan_address() if args.lan else host
+    # The links carry the address the tablets reach: the one given, or with --lan on every address, this machine's.
+    join_host = lan_address() if args.lan and host in ("0.0.0.0", "::") else host
     # The dealing machine's driver and the camera pipeline are being built beside this service and their APIs are not
     # final: until they are joined here, the table runs in its degraded modes (hands unknown, plays on the page),
     # which the pages show.
