@@ -93,7 +93,7 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
                 print(f"Done; the pages stay up {linger:.0f} s more.", flush=True)
                 time.sleep(linger)
             else:
-                print(f"Done: {max_hands} hands played; the service stops.", flush=True)
+                print(f"Done: {max_hands} hand{'s' if max_hands != 1 else ''} played; the service stops.", flush=True)
         except KeyboardInterrupt:
             print("\nstopped")
         finally:
