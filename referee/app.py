@@ -27,7 +27,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from referee.api import director_routes, live, public_routes, table_routes
+from referee.api import director_routes, join, live, public_routes, table_routes
 from referee.api.auth import load_tokens
 from referee.api.privacy import masked
 from referee.eventlog import EventLog, EventLogError, private_dir
@@ -70,8 +70,9 @@ def create_app(
     app.state.hub = hub
     app.state.game = game
     app.state.dealer_bridge = None
+    app.state.join_url = None  # the address tablets can reach, when `cardref serve --lan` found one
     _error_handlers(app)
-    for module in (table_routes, director_routes, public_routes, live):
+    for module in (table_routes, director_routes, join, public_routes, live):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=public_routes.WEB), name="static")
     app.mount("/docs-static", StaticFiles(directory=public_routes.swagger_ui_dir()), name="docs-static")
@@ -92,7 +93,8 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        reason = exc.reason if role == "director" else masked(exc.reason, getattr(request.state, "named", set()))
+        named = getattr(request.state, "named", set())
+        reason = exc.reason if role == "director" or exc.public else masked(exc.reason, named)
         return JSONResponse({"error": reason, "seq": exc.seq}, status_code=exc.status)
 
     @app.exception_handler(EngineFault)

@@ -129,10 +129,16 @@ class CameraBridge:
 
 
 def open_camera(session: TableSession, source: str, deck_dir: str | None) -> CameraBridge:
-    """A bridge for a camera index, a video file or a folder of frames, reading with an enrolled deck (or the
-    recogniser's generic mode)."""
+    """A bridge for a camera index, a video file or a folder of frames, reading with an enrolled deck (a folder of
+    card images, or the ``.npz`` file ``cardref vision enroll`` writes; without one, the recogniser's generic
+    mode)."""
+    from pathlib import Path
+
     from vision import deck as decklib
     from vision import play, recognise
 
-    enrolled = decklib.enroll_dir(deck_dir) if deck_dir else None
+    if deck_dir and Path(deck_dir).is_file():
+        enrolled = decklib.Deck.load(deck_dir)
+    else:
+        enrolled = decklib.enroll_dir(deck_dir) if deck_dir else None
     return CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))

@@ -47,11 +47,13 @@ DEVICES = ("dealer", "camera")
 class Refused(Exception):
     """An attempt the table refused; ``seq`` is its row in the log (None: refused before it was logged)."""
 
-    def __init__(self, reason: str, seq: int | None = None, status: int = 409) -> None:
+    def __init__(self, reason: str, seq: int | None = None, status: int = 409, public: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seq = seq
         self.status = status
+        # True when the reason names no hidden card (a deck check before the shuffle): every role reads it whole.
+        self.public = public
 
 
 @dataclass
@@ -287,6 +289,7 @@ class TableSession:
             kind = event.get("event")
             if kind not in GAME_EVENTS:
                 raise Refused(f"unknown event {kind!r}; the table's events: {', '.join(GAME_EVENTS)}", status=422)
+            event = canonical_cards(event)
             row = self.log.append(state.id, source, actor, "game", event)
             try:
                 state.match.apply(event)
@@ -405,6 +408,7 @@ class TableSession:
                 if replacement.get("event") not in GAME_EVENTS:
                     raise Refused(f"the replacement's event {replacement.get('event')!r} is not a table event",
                                   status=422)
+                replacement = canonical_cards(replacement)
             body = {"event": kind, "target": target} if kind == "undo" else {"event": kind, "target": target,
                                                                               "with": replacement}
             row = self.log.append(state.id, "director", who, kind, body, why, target)
@@ -656,7 +660,8 @@ class TableSession:
                     "number": h.number, "dealer": h.dealer, "declarer": h.declarer, "contract": h.contract,
                     "trump": hv_trump(h), "taken": h.final_taken, "score": h.score, "reneges": self._public_calls(h),
                 })
-            return dict(base, match=state.id, game=m.game, options=m.options, players=view["players"],
+            return dict(base, match=state.id, match_number=self.match_number(state.id), game=m.game,
+                        options=m.options, players=view["players"],
                         scores=view["scores"], winner=view["winner"], hand=hv, history=history,
                         to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer)
 
@@ -671,7 +676,8 @@ class TableSession:
             view = m.full_view()
             hand_events = self._hand_events(state, m.hand)
             return dict(
-                base, match=state.id, game=m.game, players=view["players"], scores=view["scores"],
+                base, match=state.id, match_number=self.match_number(state.id), game=m.game,
+                players=view["players"], scores=view["scores"],
                 winner=view["winner"], options=view["options"], hand=view["hand"],
                 history=[h.result() for h in m.hands if h.is_terminal()], calls=self.calls(state),
                 events=[{"seq": s, "event": e} for s, e in hand_events], refused=state.refused,
@@ -686,6 +692,13 @@ class TableSession:
             state = self.match_state(match_id)
             return [state.header, *state.events]
 
+    def match_number(self, match_id: int) -> int:
+        """What people call match ``match_id``: 1 for the table's first match, 2 for the next... (its id is the
+        seq of its log row, which status rows before it push up: the first match of a table may be row 3)."""
+        with self.lock:
+            # Every row of a match carries its id; rows outside any match (a device's status) carry 0.
+            return sum(1 for m in self.log.matches() if 0 < m <= match_id)
+
     def match_state(self, match_id: int | None = None) -> MatchState:
         with self.lock:
             if match_id is None or (self.current is not None and match_id == self.current.id):
@@ -694,6 +707,28 @@ class TableSession:
             if header is None or header.kind != "match":
                 raise Refused(f"there is no match {match_id}", status=404)
             return self._replay(match_id, header.event, list(self.log.rows(match=match_id)))
+
+
+def canonical_cards(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` with its card codes in their canonical spelling ("10h" -> "TH"), as CONVENTIONS.md wants records
+    to hold them. A code that is not a card is left as given: the engine then refuses the event, naming it."""
+
+    def one(value: object) -> object:
+        try:
+            return CODES[card(value)]
+        except IllegalEvent:
+            return value
+
+    out = dict(event)
+    for key in ("card", "joker", "drew", "call"):
+        if isinstance(out.get(key), str):
+            out[key] = one(out[key])
+    for key in ("cards", "kitty", "pack", "blind"):
+        if isinstance(out.get(key), list):
+            out[key] = [one(v) for v in out[key]]
+    if isinstance(out.get("hands"), list):
+        out["hands"] = [[one(v) for v in h] if isinstance(h, list) else h for h in out["hands"]]
+    return out
 
 
 def json_copy(event: dict[str, Any]) -> dict[str, Any]:

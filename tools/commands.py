@@ -28,7 +28,10 @@ def register(commands: Commands) -> None:
     p.add_argument("--game", default="bid_whist", choices=tuple(GAMES))
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--web", action="store_true", help="play it through the referee service, live on its pages")
-    p.add_argument("--port", type=int, default=8000, help="with --web: the port (default 8000)")
+    p.add_argument("--port", type=int, default=8000, help="with --web: the port (default 8000; 0 picks a free one)")
+    p.add_argument("--hands", type=int, default=3, help="with --web: hands to play before it stops (default 3)")
+    p.add_argument("--linger", type=float, default=0.0,
+                   help="with --web: seconds the pages stay up after the last hand (default 0: it stops at once)")
     p.set_defaults(func=cmd_demo)
 
     s = commands.add("soak", help="crash recovery: kill -9 the service at random moments during simulated hands, "
@@ -65,7 +68,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.web:
         from tools.demo_web import run as run_web
 
-        return run_web(args.game, args.seed, args.port)
+        if args.hands < 1 or args.linger < 0:
+            raise UserError("--hands must be at least 1 and --linger at least 0")
+        return run_web(args.game, args.seed, args.port, linger=args.linger, max_hands=args.hands)
     from tools.demo_terminal import run
 
     return run(args.game, args.seed)

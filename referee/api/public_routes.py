@@ -44,7 +44,10 @@ def home(token: str | None = None) -> RedirectResponse:
 
 
 def _page_route(path: Path) -> Any:
-    def serve_page() -> FileResponse:
+    def serve_page(request: Request, token: str | None = None) -> FileResponse:
+        # Without its token a page could only sit on "reconnecting": it explains how to join instead.
+        if token not in request.app.state.by_token:
+            return FileResponse(WEB / "join.html", status_code=401, headers={"Cache-Control": "no-store"})
         return FileResponse(path, headers={"Cache-Control": "no-store"})
 
     return serve_page

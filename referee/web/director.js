@@ -24,7 +24,7 @@ function render(state) {
   if (!state.match) return;
   const h = state.hand;
   document.getElementById("match").textContent =
-    `match ${state.match} · ${state.game} · hand ${h.number} · ${h.phase} · scores ${state.scores.join(" : ")}`;
+    `match ${state.match_number} · ${state.game} · hand ${h.number} · ${h.phase} · scores ${state.scores.join(" : ")}`;
   const calls = document.getElementById("calls");
   calls.replaceChildren(...state.calls.slice().reverse().map((c) => {
     const box = el("div", { class: "call " + (c.withdrawn ? "withdrawn" : c.held ? "held" :

@@ -13,7 +13,7 @@ function render(state) {
   }
   const h = state.hand;
   document.getElementById("match").textContent =
-    `match ${state.match} · ${state.game.replace("_", " ")} · hand ${h.number} · ${h.phase}` +
+    `match ${state.match_number} · ${state.game.replace("_", " ")} · hand ${h.number} · ${h.phase}` +
     (state.winner !== null ? ` · team ${state.winner} has won` : "");
   const cells = Array.from({ length: 9 }, () => el("div"));
   const trick = {};
