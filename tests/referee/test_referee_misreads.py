@@ -220,3 +220,32 @@ def test_a_held_call_is_scored_when_the_director_accepts_it(tmp_path):
     assert [(r.seat, r.trick) for r in hand.reneges] == [(2, 1)] and hand.held == []
     assert session.current.match.scores != before
     assert replay([json.dumps(e) for e in session.record()]).result() == session.current.match.result()
+
+
+def test_a_card_the_table_shows_against_the_machines_reads_puts_those_reads_in_doubt(tmp_path):
+    """Two misreads in one deal: seat 2's 6H read as the 5D (seat 3's: read twice, so both are taken as not read)
+    and seat 1's JS read as the 6H (read once: nothing shows it). Seat 1 then plays the JS, which the reads say it
+    cannot hold: what the table shows is trusted, the machine's reads of seat 1's hand are put in doubt (a
+    correction by the referee, shown with its reason), and the play goes in; a later 6H by seat 2 goes in too."""
+    session = TableSession(EventLog(tmp_path / "events.sqlite"), dealer="machine")
+    session.create_match("bid_whist", {}, None, 3, "director", "dee")
+    hands = [h.split() for h in TIERED[:4]]
+    hands[2][hands[2].index("6H")] = "5D"
+    hands[1][hands[1].index("JS")] = "6H"
+    session.submit({"event": "deal", "dealer": 3, "hands": hands, "kitty": TIERED_KITTY.split(), "source": "dealer"},
+                   "dealer", "machine")
+    for seat, bid in ((0, "4"), (1, "pass"), (2, "pass"), (3, "pass")):
+        session.submit({"event": "bid", "seat": seat, "bid": bid}, "table", "table")
+    session.submit({"event": "declare", "seat": 0, "trump": "S"}, "table", "table")
+    session.submit({"event": "discard", "seat": 0, "cards": TIERED_KITTY.split()}, "table", "table")
+    session.submit({"event": "play", "seat": 0, "card": "AS"}, "table", "table")
+    session.submit({"event": "play", "seat": 1, "card": "JS"}, "table", "table")
+    corrections = session.current.corrections
+    assert [(c["kind"], c["who"]) for c in corrections] == [("replace", "referee")]
+    assert "JS" in corrections[0]["why"]
+    hand = session.current.match.hand
+    assert len(hand.trick.cards) == 2 and hand.knowledge.count[1] == 11
+    for seat, code in ((2, "8S"), (3, "5S"), (0, "KS"), (1, "TS"), (2, "7S"), (3, "4S"), (0, "AH"), (1, "JH"),
+                       (2, "6H")):
+        session.submit({"event": "play", "seat": seat, "card": code}, "table", "table")
+    assert session.current.match.hand.reneges == []
