@@ -301,8 +301,12 @@ class TableSession:
                 self._rebuild_current(state)
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
-                if kind == "play":
-                    self._conflict(event, source, actor, row.seq)
+                if kind == "play" and self._conflict(event, source, actor, row.seq):
+                    pass
+                elif kind in ("play", "discard", "burn") and event.get("source") not in SENSORS:
+                    retry = self._doubt_the_deal(event, why, source, actor, row.seq)
+                    if retry is not None:
+                        return retry
                 elif kind == "deal" and event.get("source") == "dealer":
                     retry = self._deal_without_doubtful_reads(event, why, source, actor, row.seq)
                     if retry is not None:
@@ -321,7 +325,7 @@ class TableSession:
                           "source": source})
             return row
 
-    def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> None:
+    def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> bool:
         """A play refused because its card was already seen face up by a sensor read of this hand: the cards seen
         no longer add up, one of the reads is wrong. Recorded as a ``conflict`` event: the engine finds the read at
         fault and withdraws the calls resting on it; the director sees the reads with their frames."""
@@ -331,20 +335,80 @@ class TableSession:
         try:
             c = card(event.get("card"))
         except (ValueError, TypeError):
-            return
+            return False
         match = state.match
         hands = [match.hand]
         if len(match.hands) > 1 and match.hand.phase == "deal":
             hands.append(match.hands[-2])  # the card shows up again after its hand was scored
         hand = next((h for h in hands if h.sensor_sightings(c)), None)
         if hand is None:
-            return
+            return False
         conflict = {"event": "conflict", "hand": hand.number, "card": CODES[c], "seat": event.get("seat"),
                     "source": source, "refused": refused_seq}
         try:
             self.submit(conflict, "referee", actor)
         except Refused:
-            pass
+            return False
+        return True
+
+    def _doubt_the_deal(self, event: dict[str, Any], why: str, source: str, actor: str,
+                        refused_seq: int) -> Row | None:
+        """A card the table shows face up (a play, a discard, a burn) that the dealing machine's reads put
+        somewhere else: the machine's read of that card is the one in doubt (what the table shows is trusted); a
+        card the machine read nowhere: one of its reads of the seat's hand is. The deal is corrected to "not read"
+        for those reads (a correction by the referee, kept and shown like the director's: it only takes knowledge
+        away, so every later event still applies), and the event is entered again."""
+        state = self.current
+        if state is None or state.match.hand.phase == "deal":
+            return None
+        hand = state.match.hand
+        k = hand.knowledge
+        seat = event.get("seat")
+        if k is None or type(seat) is not int or not 0 <= seat < hand.n_players:
+            return None
+        shown = [event.get("card")] if event.get("event") == "play" else list(event.get("cards") or [])
+        doubted = set()
+        for x in shown:
+            try:
+                c = card(x) if x is not None else None
+            except (ValueError, TypeError):
+                return None
+            if c is not None and hand.deck_mask >> c & 1 and not k.possible[seat] >> c & 1:
+                doubted.add(CODES[c])
+        deal_seq = self._deal_seq(state, hand)
+        deal = self.log.get(deal_seq) if deal_seq is not None else None
+        effective = next((e for s, e in zip(state.seqs, state.events, strict=True) if s == deal_seq), None)
+        if not doubted or deal is None or effective is None or effective.get("source") != "dealer":
+            return None
+        fixed = json_copy(effective)
+        found = False
+        for key in ("hands", "kitty", "pack", "blind"):
+            piles = fixed.get(key)
+            if not isinstance(piles, list):
+                continue
+            for pile in piles if key == "hands" else [piles]:
+                for j, x in enumerate(pile or []):
+                    if isinstance(x, str) and x.upper() in doubted:
+                        pile[j] = None
+                        found = True
+        hands = fixed.get("hands")
+        if not found and isinstance(hands, list) and isinstance(hands[seat], list) and any(hands[seat]):
+            # The card was read nowhere: one of the machine's reads of this seat's hand is the wrong one, and
+            # nobody can tell which: the seat's hand is taken as not read.
+            hands[seat] = [None] * len(hands[seat])
+            found = True
+        if not found:
+            return None
+        fixed["doubtful"] = sorted(set(fixed.get("doubtful") or []) | doubted)
+        reason = (f"the table shows {', '.join(sorted(doubted))} where the dealing machine's reads do not put it: "
+                  "those reads are taken as not read")
+        try:
+            self.correct("replace", deal.seq, "referee", reason, fixed)
+        except Refused:
+            return None
+        self.observe({"event": "doubtful_reads", "refused": refused_seq, "cards": sorted(doubted), "detail": reason},
+                     "referee", actor)
+        return self.submit(event, source, actor)
 
     def _deal_without_doubtful_reads(self, event: dict[str, Any], why: str, source: str, actor: str,
                                      refused_seq: int) -> Row | None:
