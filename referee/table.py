@@ -42,6 +42,8 @@ REFUSALS = (IllegalEvent,)
 SEAT_EVENTS = ("bid", "declare", "discard", "joker_swap", "exchange", "draw", "rob", "burn", "play", "retract")
 GAME_EVENTS = ("deal", "fold", *SEAT_EVENTS)
 DEVICES = ("dealer", "camera")
+# The phases whose seat to act the engine may tell from hidden cards.
+HIDDEN_TURN = (("pitch", "exchange"), ("bid_whist", "joker_swap"))
 
 
 class Refused(Exception):
@@ -526,6 +528,8 @@ class TableSession:
             if j["proof"] is not None and j["proof"] not in seen:
                 j["proof"] = None
                 j["proof_hidden"] = True
+                j["proof_note"] = ("the proof card is shown when the hand ends" if not hand.is_terminal() else
+                                   "the proof card was not played face up")
             players = self.current.match.players if self.current is not None else []
             out.append(dict(j, hand=hand.number, words=call_words(players, r) if players else None))
         return out
@@ -552,6 +556,11 @@ class TableSession:
             view = m.public_view()
             hv = view["hand"]
             hv["reneges"] = self._public_calls(m.hand)
+            if (m.game, hv["phase"]) in HIDDEN_TURN:
+                # Pitch's exchange with the hands read: the engine's next step names the first seat holding a
+                # non-trump (so the seats before it hold none); Bid Whist's joker swap: the joker's holder. Both
+                # come from hidden cards: the public sees no seat to act until play starts.
+                hv["to_act"] = None
             history = []
             for h in m.hands:
                 if not h.is_terminal():
