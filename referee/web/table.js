@@ -67,6 +67,8 @@ function tap(control, path, body) {
 
 function renderEntry() {
   const e = ENTRY, state = STATE;
+  // the log position this panel was drawn for (a test, or a curious director, can tell it is up to date)
+  document.getElementById("controls").dataset.seq = e && e.seq !== undefined ? e.seq : 0;
   const over = !state || !state.match || state.winner !== null;
   const formBox = document.getElementById("new-match");
   formBox.hidden = !over;
