@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.bid_euchre import BidEuchreHand
 from engine.bid_whist import BidWhistHand
-from engine.cards import CODES, SUITS
+from engine.cards import CODES
 from engine.hand import BID, DEAL, DECLARE, DONE, PLAY, Hand
 from engine.match import Match
 from engine.pitch import PitchHand
@@ -187,4 +187,4 @@ def _pitch(hand: PitchHand, players: list[str], machine: bool, out: dict[str, An
     out["cards"] = []  # the declarer's lead ends the exchange
 
 
-__all__ = ["entry", "cards_on_offer", "SUITS"]
+__all__ = ["entry", "cards_on_offer"]

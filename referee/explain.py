@@ -62,7 +62,7 @@ def explain(hand: Hand, players: list[str]) -> dict[str, Any]:
         taken = list(hand.points_by_seat)  # five-handed: per player
     final = hand.final_taken if hand.final_taken is not None else taken
     score = hand.score
-    sides = []
+    sides: list[dict[str, Any]] = []
     for i in range(len(taken)):
         sides.append({"name": names[i] if i < len(names) else str(i), "bid": None, "took": taken[i],
                       "after_penalty": final[i], "scored": None if score is None else score[i], "why": []})

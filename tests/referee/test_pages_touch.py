@@ -8,14 +8,13 @@ import random
 import httpx
 import pytest
 from playwright import sync_api
+from test_referee_browser import ARGS, CHROMIUM  # the same browser as the other page tests
 
 from engine.cards import CODES
 from engine.match import Match
 from engine.simulate import random_deal
 from tools.demo_terminal import scripted_event
 from tools.service_soak import Server, endpoint, tokens_of
-
-from test_referee_browser import ARGS, CHROMIUM  # noqa: I001 - the same browser as the other page tests
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 PHONE = {"width": 390, "height": 844}
@@ -115,8 +114,8 @@ def test_a_whole_hand_entered_by_taps_on_a_phone(tmp_path, browser):
                              rows.nth(i).locator("td.scored").inner_text()) for i in range(rows.count())])
         x = state["explained"][0]
         expect = [(s["name"], str(s["took"]) if s["took"] == s["after_penalty"] else
-                   f"{s['took']} ({s['after_penalty']} after penalty)", f"{'+' if s['scored'] > 0 else ''}{s['scored']}")
-                  for s in x["sides"]]
+                   f"{s['took']} ({s['after_penalty']} after penalty)",
+                   f"{'+' if s['scored'] > 0 else ''}{s['scored']}") for s in x["sides"]]
         assert figures[0] == figures[1] == expect
         assert "Ann & Cy" in board.inner_text("#score") and "seat" not in board.inner_text("body")
         assert [c.inner_text() for c in page.locator(".total").all()] == [str(v) for v in state["scores"]]
