@@ -32,7 +32,8 @@ function eventWords(state, e) {
       (e.call ? `, calling ${e.call}` : "");
     case "play": return `${p(e.seat)} played ${e.card}`;
     case "ruling": return `ruling: ${e.ruling} the call on ${p(e.seat)} at trick ${e.trick} of hand ${e.hand}`;
-    case "fold": return `team ${e.team} folded`;
+    case "discard": return `${p(e.seat)} put down ${(e.cards || []).length} cards: ${cs(e.cards)}`;
+    case "fold": return `${(state.sides || [])[e.team] || "team " + e.team} folded`;
     default: return `${p(e.seat)} ${e.event} ${cs(e.cards)}${e.card ? " " + e.card : ""}${e.joker ? " " + e.joker : ""}`;
   }
 }
