@@ -55,18 +55,19 @@ def cards_on_offer(hand: Hand) -> list[dict[str, Any]]:
     return out
 
 
-def entry(match: Match, devices: dict[str, str]) -> dict[str, Any]:
+def entry(match: Match, machine_deals: bool = False, machine_hand: bool = False) -> dict[str, Any]:
     """The table's offers now: the seat on turn, one-tap actions (deal, bids, declarations, the game's setup
-    events), and the cards to tap for a play (``cards``, or None when no play can come now)."""
+    events), and the cards to tap for a play (``cards``, or None when no play can come now). ``machine_deals``:
+    a dealing machine is joined and not lost (its buttons are offered); ``machine_hand``: and it dealt this hand
+    (Pitch's refills and rob can come from it: the pack is in its hopper)."""
     hand = match.hand
     players = match.players
-    machine = devices.get("dealer") == "ok"
     out: dict[str, Any] = {"seat": None, "actions": [], "cards": None, "picks": [], "phase": hand.phase}
     if match.winner is not None or hand.phase == DONE:
         return out
     if hand.phase == DEAL:
         dealer = players[hand.dealer]
-        if machine:
+        if machine_deals:
             out["actions"].append(_action("Deal with the machine", "/api/deal/machine", None, "deal"))
         out["actions"].append(_action(f"{dealer} dealt by hand", "/api/deal", {"hands": None}, "deal"))
         return out
@@ -94,7 +95,7 @@ def entry(match: Match, devices: dict[str, str]) -> dict[str, Any]:
     elif isinstance(hand, BidEuchreHand):
         _bid_euchre(hand, players, out)
     elif isinstance(hand, PitchHand):
-        _pitch(hand, players, machine, out)
+        _pitch(hand, players, machine_hand, out)
     if hand.phase == PLAY or out["cards"] is not None:
         if out["seat"] is None and hand.phase == PLAY:
             out["seat"] = hand._to_act()

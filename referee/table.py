@@ -601,15 +601,19 @@ class TableSession:
                 to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer,
             )
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self, machine_joined: bool = False) -> dict[str, Any]:
         """What the table may enter now, with the buttons' requests (``referee.entry``: public information
         only). Served apart from the state (``GET /api/entry``) so that the views and the live feed keep naming
-        only cards that are face up."""
+        only cards that are face up. ``machine_joined``: a dealing machine is joined to this service."""
         with self.lock:
             if self.current is None:
                 return {"match": None, "seat": None, "actions": [], "cards": None, "picks": [], "phase": None}
-            return dict(table_entry(self.current.match, self.devices), match=self.current.id,
-                        seq=self.log.last_seq())
+            state = self.current
+            machine = machine_joined and self.devices.get("dealer") != "lost"
+            seq = self._deal_seq(state, state.match.hand)
+            row = self.log.get(seq) if seq is not None else None
+            machine_hand = machine and row is not None and row.source == "dealer"
+            return dict(table_entry(state.match, machine, machine_hand), match=state.id, seq=self.log.last_seq())
 
     @staticmethod
     def _explained(m: Match) -> list[dict[str, Any]]:

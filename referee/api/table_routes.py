@@ -109,7 +109,7 @@ def table_entry(request: Request, role: TableRole) -> dict[str, Any]:
     bids, declarations, the game's setup steps, each with its request), and the cards to tap for a play (the
     deck, each card ``legal`` unless already played face up in this hand, ``follows`` when it follows the suit
     led). Public information only: no hand the referee knows is used."""
-    return session_of(request).entry()
+    return session_of(request).entry(machine_joined=request.app.state.dealer_bridge is not None)
 
 
 @router.post("/api/bid", response_model=Accepted, responses=ERRORS)

@@ -57,7 +57,6 @@ def test_the_entry_is_the_same_whether_the_referee_knows_the_hands_or_not(game, 
     unknown = Match(game, options, PLAYERS[:n])
     rng = random.Random(seed)
     compared = 0
-    devices = {"dealer": "none", "camera": "none"}
     while not known.is_terminal() and len(known.hands) < 3:
         hand = known.hand
         event = random_deal(hand, rng) if hand.phase == "deal" else scripted_event(hand, rng)[0]
@@ -67,7 +66,7 @@ def test_the_entry_is_the_same_whether_the_referee_knows_the_hands_or_not(game, 
         except IllegalEvent:
             break  # the two tables part (a step only the known hands allow): compared so far
         if same_public(known, unknown):
-            assert entry(known, devices) == entry(unknown, devices), (event, known.hand.phase)
+            assert entry(known) == entry(unknown), (event, known.hand.phase)
             compared += 1
     assert compared > 20
 
