@@ -37,7 +37,7 @@ def call_words(players: list[str], r: Renege | dict[str, Any]) -> str:
     """A call in words, without its proof card: who, at which trick, what was led and played."""
     j = r.to_json() if isinstance(r, Renege) else r
     who = players[j["seat"]]
-    if j.get("kind") == "holding out":
+    if "holding out" in (j.get("call_kind"), j.get("call"), j.get("kind")):
         return f"{who} held out a trump at trick {j['trick']}"
     led = SUIT_WORDS.get(j.get("led") or "", "the suit led")
     return f"{who} did not follow {led} at trick {j['trick']} (played {j.get('card')})"

@@ -145,6 +145,9 @@ function deviceBadges(state) {
 }
 
 function callText(state, c) {
+  // A call a wrong read had made is shown withdrawn, with the reason; one held for the director is not a penalty.
+  if (c.withdrawn) return `WITHDRAWN (no penalty: ${c.why}): ` + callText(state, { ...c, withdrawn: false });
+  if (c.held) return `NOT SCORED (held for the director: ${c.why}): ` + callText(state, { ...c, held: false });
   if (c.words) return `RENEGE: ${c.words}, hand ${c.hand}` + (c.proof ? `, holding ${c.proof}` :
     c.proof_hidden ? ` (${c.proof_note || "the proof card is hidden"})` : "");
   const who = playerName(state, c.seat);

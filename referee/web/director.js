@@ -40,8 +40,9 @@ function eventWords(state, e) {
 
 function callBox(state, c) {
   const decided = c.decided;
-  const cls = c.withdrawn ? "withdrawn" : c.rejected ? "rejected" : c.proven ? "proven" : "suspicion";
-  const title = c.withdrawn ? `WITHDRAWN: the camera misread (${c.words || ""})` :
+  const cls = c.withdrawn ? "withdrawn" : c.rejected ? "rejected" : c.held ? "held" : c.proven ? "proven" :
+    "suspicion";
+  const title = c.withdrawn ? `WITHDRAWN (no penalty): ${c.words} (hand ${c.hand}): ${c.why || "a read was wrong"}` :
     c.rejected ? `REJECTED: ${c.words} (hand ${c.hand})` :
     c.proven ? callText(state, c) : `SUSPICION (not scored): ${c.words} (hand ${c.hand})`;
   const box = el("div", { class: "call " + cls, "data-hand": c.hand, "data-seat": c.seat, "data-trick": c.trick,
@@ -49,7 +50,8 @@ function callBox(state, c) {
     el("div", {}, title),
     el("div", {}, c.proof ? ["proof: ", cardEl(c.proof)] : "", c.established ? " · established" :
        " · not yet established (the card may be taken back)"),
-    el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}`,
+    el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}` +
+      (e.source ? ` (read by the ${e.source}${e.confidence != null ? `, confidence ${e.confidence}` : ""})` : ""),
       e.frame ? el("div", {}, el("a", { href: `${e.frame}?token=${TOKEN}`, target: "_blank" },
         el("img", { src: `${e.frame}?token=${TOKEN}`, width: "240", alt: `camera frame of event ${e.seq}`,
                     class: "evidence" }))) : null))));

@@ -45,7 +45,8 @@ function render(state) {
     el("td", {}, ...t.cards.map((c) => el("span", {}, `${state.players[c.seat]} `, cardEl(c.card), " "))))));
   const alerts = document.getElementById("alerts");
   if (state.alerts.length) alerts.replaceChildren(...state.alerts.map((c) =>
-    el("div", { class: "renege", "data-hand": c.hand, "data-seat": c.seat, "data-trick": c.trick }, callText(state, c))));
+    el("div", { class: "renege" + (c.withdrawn ? " withdrawn" : c.held ? " held" : ""), "data-hand": c.hand,
+                "data-seat": c.seat, "data-trick": c.trick }, callText(state, c))));
   else alerts.replaceChildren(el("span", { class: "muted" }, "no renege called"));
 }
 
