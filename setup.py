@@ -12,6 +12,7 @@ if os.environ.get("CARDREF_COMPILE") == "1":
 
     ext_modules = mypycify(
         [
+            "engine/errors.py",
             "engine/cards.py",
             "engine/knowledge.py",
             "engine/hand.py",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from engine.errors import CardError
+
 # Final: a compiled build inlines these (or keeps them in C statics) instead of looking them up by name.
 SUITS: Final = "SHDC"
 RANKS: Final = "23456789TJQKA"
@@ -38,8 +40,6 @@ CODES: Final[tuple[str, ...]] = tuple(r + s for s in SUITS for r in RANKS) + ("B
 _BY_CODE: Final[dict[str, int]] = {code: i for i, code in enumerate(CODES)}
 
 
-class CardError(ValueError):
-    """A card code that is not a card."""
 
 
 def card(code: object) -> int:

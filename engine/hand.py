@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from engine.cards import BJ, CODES, LJ, NO_SUIT, SUITS, card, codes_of, lowest
+from engine.errors import IllegalEvent
 from engine.knowledge import Knowledge, KnowledgeError
 
 SEAT_NAMES: Final = ["seat 0", "seat 1", "seat 2", "seat 3", "seat 4"]
@@ -90,8 +91,6 @@ def _put_back(value: Any, inside: Any) -> None:
         value.cards = cards
 
 
-class IllegalEvent(ValueError):
-    """An event that cannot have happened at a real table (CONVENTIONS.md, table record)."""
 
 
 @dataclass
@@ -387,6 +386,16 @@ class Hand:
         self.knowledge = Knowledge(assign, self.deck_mask, names)
         self._after_deal(assign)
         self.phase = BID
+
+    # Hooks of the core type that a game may override; each says when the match calls it.
+
+    ends_on_next_deal: ClassVar[bool] = False
+    """True when a deal that comes while this hand is still in play ends it (``stop_playing``) before it is dealt
+    (Pitch: the players gathered the cards to deal again). False: such a deal is refused by ``apply``."""
+
+    def stop_playing(self) -> None:
+        """Hook for ``ends_on_next_deal``: every seat still in stops playing and the hand ends, scored."""
+        raise IllegalEvent("a deal comes only after the hand is over")
 
     def extra_key(self) -> str | None:
         """The deal's key for cards not dealt to a seat (``kitty``, ``pack``, ``blind``)."""

@@ -22,13 +22,12 @@ from __future__ import annotations
 from typing import Final
 
 from engine.cards import CODES
+from engine.errors import KnowledgeError
 
 # Cards in each deck (by its mask): a compiled build calls int.bit_count as a Python method, once per deck here.
 _DECK_SIZE: Final[dict[int, int]] = {}
 
 
-class KnowledgeError(ValueError):
-    """The events contradict each other: this cannot have happened at a real table."""
 
 
 class Knowledge:

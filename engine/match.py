@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import codes_of
 from engine.hand import CHANCE, PLAY, TERMINAL, Hand, IllegalEvent
-from engine.options import validate
+from engine.options import OptionError, validate
 
 
 def hand_class(game: str) -> type[Hand]:
@@ -21,6 +22,33 @@ GAMES = {
     "bid_euchre": ("engine.bid_euchre", "BidEuchreHand"),
     "pitch": ("engine.pitch", "PitchHand"),
 }
+
+
+def deck_for(game: str) -> list[str]:
+    """The codes of the deck ``game`` is played with (RULINGS.md: 54 cards, or Bid Euchre's 24 from the 9 up);
+    the dealing machine is loaded with it. ValueError names an unknown game."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    return codes_of(hand_class(game).deck_mask)
+
+
+def deal_pattern(game: str, players: int = 4) -> tuple[int, ...]:
+    """Cards per pocket of the dealing machine for ``game``'s deal: the game's own ``deal_sizes`` with pockets
+    0..3 the seats and pocket 4 the kitty (or a fifth seat). A pack the game keeps back for later (Pitch's refill
+    and rob) stays in the machine, to be dealt with ``deal_more`` / ``deal_rest``, so it takes no pocket."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    try:
+        options = validate(game, {"players": players} if players != 4 else None)
+    except OptionError:
+        raise ValueError(
+            f"no deal pattern for {game!r} with {players} players (pitch takes 4 or 5, the others 4)") from None
+    hand = hand_class(game)(options, 0, 1)
+    sizes = hand.deal_sizes()
+    seats = sizes[:players]
+    kitty = sizes[players] if len(sizes) > players and hand.extra_key() == "kitty" else 0
+    pockets = seats + [kitty] if players == 4 else seats
+    return tuple(pockets)
 
 
 class Match:
@@ -76,13 +104,12 @@ class Match:
             raise IllegalEvent(f"the match is over: side {self.winner} has won")
         hand = self.hand
         if isinstance(event, dict) and event.get("event") == "deal" and hand.phase == PLAY:
-            stop = getattr(hand, "stop_playing", None)
-            if stop is not None:
+            if hand.ends_on_next_deal:
                 # Pitch: the next deal while seats still hold cards (they were gathered to deal again): those
                 # seats stopped playing (RULINGS.md, "holding out"); the hand ends and is scored first. A deal
                 # that cannot have happened (wrong dealer, a card twice...) is refused before it ends anything.
                 self.hand_cls(self.options, (hand.dealer + 1) % self.n_players, len(self.hands) + 1).apply(event)
-                stop()
+                hand.stop_playing()
                 self._hand_done(hand)
                 # is_terminal(), not self.winner: the type checker still holds self.winner to None from the test
                 # above, and a compiled build would check that (and fail) on reading it here.

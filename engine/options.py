@@ -10,9 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-
-class OptionError(ValueError):
-    """An option name or value the game does not have."""
+from engine.errors import OptionError
 
 
 @dataclass(frozen=True)

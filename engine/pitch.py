@@ -696,6 +696,8 @@ class PitchHand(Hand):
     def _hand_over(self) -> bool:
         return not self.active
 
+    ends_on_next_deal = True
+
     def stop_playing(self) -> None:
         """RULINGS.md, renege ("holding out"): a player who "stops playing, while still holding a trump"; "The hand
         ends when every player is out." Called when the next deal comes while seats still hold cards: every seat

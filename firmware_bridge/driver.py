@@ -22,10 +22,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from firmware_bridge.cards import parse_card
-from firmware_bridge.errors import DealerError, DealerTimeout, LinkError, ProtocolError, fault_error
-from firmware_bridge.framing import FrameReader, encode_frame
-from firmware_bridge.messages import (
+from dealer_protocol.cards import parse_card
+from dealer_protocol.framing import FrameReader, encode_frame
+from dealer_protocol.messages import (
     Ack,
     Busy,
     CardRead,
@@ -48,7 +47,7 @@ from firmware_bridge.messages import (
     args_load,
     decode_message,
 )
-from firmware_bridge.security import (
+from dealer_protocol.security import (
     PROTOCOL_VERSION,
     AuthError,
     Opener,
@@ -60,6 +59,7 @@ from firmware_bridge.security import (
     new_nonce,
     peek_type,
 )
+from firmware_bridge.errors import DealerError, DealerTimeout, LinkError, ProtocolError, fault_error
 from firmware_bridge.transport import LinkLost, Transport, transport_for
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ A deck check's findings are named, because before a deal the deck's content is n
 
 from __future__ import annotations
 
-from firmware_bridge.messages import FAULT_MESSAGES, Fault, FaultDetail, Reply, StateReport
+from dealer_protocol.messages import FAULT_MESSAGES, Fault, FaultDetail, Reply, StateReport
 
 DECK_CHECK_FAULTS = (Fault.MISSING_CARD, Fault.EXTRA_CARD, Fault.DUPLICATE_CARD, Fault.FOREIGN_CARD)
 DECK_CHECK_MESSAGE = (

@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from dealer_protocol.messages import StateReport
 from firmware_bridge.driver import Dealer, DealResult, DeviceInfo, Timeouts
 from firmware_bridge.errors import DealerTimeout
-from firmware_bridge.messages import StateReport
 from firmware_bridge.transport import Transport
 
 T = TypeVar("T")

@@ -1,5 +1,5 @@
-"""cardref: hardware, the simulated dealing machine and its test rig.
+"""cardref: hardware, the device side of the dealing machine: its simulated twin.
 
-``machine`` models the mechanism, ``device`` its firmware, ``sim`` plugs the two into a pty (or a socket);
-``relay`` is the bad cable between two ptys; ``soak`` and ``bench`` measure the link.
+``machine`` models the mechanism, ``device`` its firmware (over ``dealer_protocol``), ``sim`` plugs the two into a
+pty (or a socket) that the host opens as it would ``/dev/ttyUSB0``; ``channels`` are those byte pipes.
 """

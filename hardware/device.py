@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from firmware_bridge.framing import FrameReader, encode_frame
-from firmware_bridge.messages import (
+from dealer_protocol.framing import FrameReader, encode_frame
+from dealer_protocol.messages import (
     Ack,
     Busy,
     Capability,
@@ -44,7 +44,7 @@ from firmware_bridge.messages import (
     parse_args_load,
     type_of,
 )
-from firmware_bridge.security import (
+from dealer_protocol.security import (
     PROTOCOL_VERSION,
     AuthError,
     Opener,

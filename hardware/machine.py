@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from firmware_bridge.cards import full_deck
+from dealer_protocol.cards import full_deck
 
 HOME_BACK = "cardref-blue"
 FOREIGN_BACK = "casino-red"
@@ -80,6 +80,15 @@ class FaultKind(Enum):
     POWER_LOST = "power_lost"
     EMERGENCY_STOP = "emergency_stop"
 
+
+# The mechanical faults (no power loss, no deck fault): what ``cardref dealer sim --fault-rate`` and the soak inject.
+MECHANICAL_FAULTS = (
+    FaultKind.JAM,
+    FaultKind.DOUBLE_FEED,
+    FaultKind.UNREADABLE,
+    FaultKind.POCKET_COUNT,
+    FaultKind.DOOR_OPEN,
+)
 
 # Kinds that can strike any card fed (rates are per card).
 PER_CARD_KINDS = (

@@ -21,13 +21,14 @@ from typing import Any
 
 from engine.cards import card
 from engine.hand import PLAY
+from referee.devices import CameraEvent, PlayDetector
 from referee.table import Refused, TableSession
 
 
 class CameraBridge:
     """Feeds a detector and turns its events into the table's."""
 
-    def __init__(self, session: TableSession, detector: Any) -> None:
+    def __init__(self, session: TableSession, detector: PlayDetector) -> None:
         self.session = session
         self.detector = detector
         detector.turn = self.turn
@@ -68,7 +69,7 @@ class CameraBridge:
             self.handle(event, frame)
         return out
 
-    def handle(self, event: Any, frame: Any) -> None:
+    def handle(self, event: CameraEvent, frame: Any) -> None:
         kind = event.kind
         if kind == "card_played" and self.wrong_mat:
             # the table enters plays by hand while the camera is "lost": a read goes to the director, not the engine

@@ -17,6 +17,7 @@ import copy
 import threading
 from typing import Any
 
+from referee.devices import DealingMachine
 from referee.table import REFUSALS, Refused, TableSession
 
 MACHINE_FAULTS: tuple[type[BaseException], ...] = (OSError, RuntimeError, TimeoutError)
@@ -25,7 +26,7 @@ MACHINE_FAULTS: tuple[type[BaseException], ...] = (OSError, RuntimeError, Timeou
 class DealerBridge:
     """One dealing machine at one table."""
 
-    def __init__(self, session: TableSession, dealer: Any) -> None:
+    def __init__(self, session: TableSession, dealer: DealingMachine) -> None:
         self.session = session
         self.dealer = dealer
         self.busy = threading.Lock()  # one machine command at a time: two refills asked at once are not both dealt
@@ -42,7 +43,7 @@ class DealerBridge:
             self.busy.release()
 
     def _deal(self, dealer_error: type[BaseException], source: str, actor: str) -> int:
-        from firmware_bridge.cards import deal_pattern, deck_for
+        from engine.match import deal_pattern, deck_for
 
         state = self.session.current
         if state is None:

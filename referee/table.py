@@ -26,7 +26,6 @@ from typing import Any
 
 from engine.cards import CODES, SUITS, card
 from engine.hand import CHANCE, Hand, IllegalEvent
-from engine.knowledge import KnowledgeError
 from engine.match import Match
 from engine.options import OptionError
 from engine.record import match_header
@@ -34,7 +33,9 @@ from referee.eventlog import EventLog, Row
 
 # What the engine raises for an event that cannot have happened, and what a malformed event may raise on its way
 # through: all of them are refusals with a reason, never a crash of the table.
-REFUSALS = (IllegalEvent, KnowledgeError, OptionError, ValueError, TypeError, KeyError, IndexError, AttributeError)
+# Only the engine's own refusals are refusals. Anything else the engine raises is a bug of the referee: it is
+# reported as one (EngineFault, a 500 naming it) and never passed off as a ruling on the event.
+REFUSALS = (IllegalEvent,)
 
 SEAT_EVENTS = ("bid", "declare", "discard", "joker_swap", "exchange", "draw", "rob", "burn", "play", "retract")
 GAME_EVENTS = ("deal", "fold", *SEAT_EVENTS)
@@ -75,6 +76,21 @@ def describe(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         text = f"missing field {text}"
     return text
+
+
+class EngineFault(Exception):
+    """The engine failed on an event (a bug, not a refusal). The event stays in the log, marked unjudged so the
+    table still starts; the director sees the fault."""
+
+    def __init__(self, reason: str, seq: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.seq = seq
+
+
+def fault_text(exc: BaseException) -> str:
+    return (f"engine fault ({type(exc).__name__}: {exc}): the event is kept in the log but was not judged; "
+            "this is a bug of the referee, please report it")
 
 
 class TableSession:
@@ -127,6 +143,11 @@ class TableSession:
                 except REFUSALS as exc:
                     self._log_refusal(r, describe(exc))
                     seen.append(self._refusal_row(r, describe(exc)))
+                    state = self._replay(match_id, header, seen)
+                    continue
+                except Exception as exc:  # noqa: BLE001 - an engine bug: the table must still start
+                    self._log_refusal(r, fault_text(exc))
+                    seen.append(self._refusal_row(r, fault_text(exc)))
                     state = self._replay(match_id, header, seen)
                     continue
                 state.seqs.append(r.seq)
@@ -269,6 +290,13 @@ class TableSession:
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 raise Refused(why, row.seq) from None
+            except Exception as exc:
+                why = fault_text(exc)
+                self._log_refusal(row, why)  # so that the log still replays (a restart would meet the bug again)
+                self.rebuild()
+                self._notify({"kind": "fault", "seq": row.seq, "match": state.id, "event": event, "why": why,
+                              "actor": actor, "source": source})
+                raise EngineFault(why, row.seq) from exc
             state.seqs.append(row.seq)
             state.events.append(event)
             self._notify({"kind": "game", "seq": row.seq, "match": state.id, "event": event, "actor": actor,
@@ -546,11 +574,11 @@ class TableSession:
 
 
 def safe_legal(m: Match) -> list[dict[str, Any]]:
-    """The legal events (the director's hints); none if the engine cannot list them (a view must never fail: the
-    engine's Bid Whist joker-swap phase with unknown hands asserts in legal_events)."""
+    """The legal events (the director's hints), at most 60; none when the engine cannot list them because the
+    events so far leave them undetermined (an ``IllegalEvent``). Any other failure is an engine bug and surfaces."""
     try:
         return m.legal_events()[:60]
-    except Exception:  # noqa: BLE001
+    except IllegalEvent:
         return []
 
 

@@ -15,6 +15,7 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -656,13 +657,17 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
     return label, float(scores[top]), margin
 
 
+class EnrolledDeck(Protocol):
+    """What reading needs of an enrolled deck (``vision.deck.Deck``, which imports this module): its templates."""
+
+    templates: Templates
+
+
 class Recogniser:
     """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
 
-    def __init__(self, deck: object | None = None, thresholds: dict[str, Thresholds] | None = None,
+    def __init__(self, deck: EnrolledDeck | None = None, thresholds: dict[str, Thresholds] | None = None,
                  templates: Templates | None = None, glyph_templates: glyphlib.GlyphTemplates | None = None) -> None:
-        from vision import deck as decklib
-
         th = thresholds or load_thresholds()
         self.glyphs: glyphlib.GlyphTemplates | None = None
         if deck is None:
@@ -672,7 +677,6 @@ class Recogniser:
                                        jokers_distinct=False)
             self.mode = "generic"
         else:
-            assert isinstance(deck, decklib.Deck)
             self.templates = deck.templates
             self.mode = "enrolled"
         self.threshold = th[self.mode]

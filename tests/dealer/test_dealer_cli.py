@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from firmware_bridge.cards import deck_for
-from firmware_bridge.security import load_key
+from cli.main import main
+from dealer_protocol.security import load_key
+from engine.match import deck_for
 from hardware.sim import SimulatedDealer
-from referee.cli import main
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def test_dealer_sim_prints_a_device_path_a_host_can_deal_on(key_file, tmp_path):
         [
             sys.executable,
             "-m",
-            "referee.cli",
+            "cli",
             "dealer",
             "sim",
             "--fast",
@@ -141,7 +141,7 @@ def test_dealer_sim_prints_a_device_path_a_host_can_deal_on(key_file, tmp_path):
             [
                 sys.executable,
                 "-m",
-                "referee.cli",
+                "cli",
                 "dealer",
                 "deal",
                 "--port",

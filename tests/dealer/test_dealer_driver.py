@@ -7,7 +7,9 @@ import time
 
 import pytest
 
-from firmware_bridge.cards import deal_pattern, deck_for
+from dealer_protocol.framing import encode_frame
+from dealer_protocol.security import new_key
+from engine.match import deal_pattern, deck_for
 from firmware_bridge.driver import Timeouts
 from firmware_bridge.errors import (
     CommandRefused,
@@ -25,14 +27,12 @@ from firmware_bridge.errors import (
     PowerLostError,
     UnreadableCardError,
 )
-from firmware_bridge.framing import encode_frame
-from firmware_bridge.security import new_key
 from firmware_bridge.simple import SimpleDealer
 from hardware.channels import make_pty
 from hardware.machine import FaultKind, Timing
-from hardware.relay import LinkFaults, Relay
 from hardware.sim import SimulatedDealer
-from hardware.soak import SoakConfig, run_soak
+from tools.dealer_soak import SoakConfig, run_soak
+from tools.relay import LinkFaults, Relay
 
 WHIST = deal_pattern("bid_whist")
 
@@ -319,7 +319,7 @@ def test_small_soak_through_a_bad_cable():
 
 def test_compare_counts_lost_and_duplicated_cards(key):
     from firmware_bridge.driver import DealResult
-    from hardware.soak import compare
+    from tools.dealer_soak import compare
 
     sim = SimulatedDealer(key, seed=1)
     m = sim.machine
@@ -361,7 +361,7 @@ def test_the_in_process_link(key):
 def test_relay_faults_are_replayable_and_keep_order():
     import collections as c
 
-    from hardware.relay import LinkFaults, _Direction
+    from tools.relay import LinkFaults, _Direction
 
     data = bytes(range(256)) * 40
     runs = []

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.cards import byte_to_card, card_to_byte, deck_for, full_deck, parse_card
-from firmware_bridge.framing import FrameError, FrameReader, crc16, decode_frame, encode_frame
-from firmware_bridge.messages import (
+from dealer_protocol.cards import byte_to_card, card_to_byte, full_deck, parse_card
+from dealer_protocol.framing import FrameError, FrameReader, crc16, decode_frame, encode_frame
+from dealer_protocol.messages import (
     Ack,
     Busy,
     CardRead,
@@ -28,7 +28,7 @@ from firmware_bridge.messages import (
     parse_args_load,
     type_of,
 )
-from firmware_bridge.security import (
+from dealer_protocol.security import (
     AuthError,
     Opener,
     ReplayError,
@@ -40,6 +40,7 @@ from firmware_bridge.security import (
     new_key,
     new_nonce,
 )
+from engine.match import deck_for
 
 payloads = st.binary(min_size=1, max_size=600)
 

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.cards import deck_for
-from firmware_bridge.framing import FrameReader, encode_frame
-from firmware_bridge.messages import (
+from dealer_protocol.framing import FrameReader, encode_frame
+from dealer_protocol.messages import (
     Ack,
     Busy,
     CardRead,
@@ -28,7 +27,7 @@ from firmware_bridge.messages import (
     args_load,
     decode_message,
 )
-from firmware_bridge.security import (
+from dealer_protocol.security import (
     PROTOCOL_VERSION,
     Opener,
     Sealer,
@@ -37,6 +36,7 @@ from firmware_bridge.security import (
     new_key,
     new_nonce,
 )
+from engine.match import deck_for
 from hardware.machine import Timing
 from hardware.sim import SimulatedDealer
 

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from engine.cards import CODES
 from engine.match import Match
 from engine.record import dumps, match_header
 from engine.simulate import random_events
-from referee.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 CARDREF = ROOT / ".venv" / "bin" / "cardref"
-# Without the installed command: the same entry point (not `python -m referee.cli`, whose __main__ module has a
+# Without the installed command: the same entry point (`python -m cli` works too; this line keeps the old form, a
 # UserError class of its own, so the sub-commands' errors would escape as a traceback).
-RUN_MAIN = "import sys; from referee.cli import main; sys.exit(main(sys.argv[1:]))"
+RUN_MAIN = "import sys; from cli.main import main; sys.exit(main(sys.argv[1:]))"
 
 
 def cardref() -> list[str]:
@@ -399,7 +399,7 @@ def test_a_missing_file_is_refused_without_traceback(tmp_path, capsys):
 
 def test_python_dash_m_refuses_without_traceback_too(tmp_path):
     path = write(tmp_path, [bw_deal()])
-    proc = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(path)], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "cli", "replay", str(path)], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "line 1: a record starts with a 'match' event" in proc.stderr

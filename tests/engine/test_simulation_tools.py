@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import EUCHRE_DECK_MASK, FULL_DECK_MASK, cards_of
 from engine.shuffle import deal_shuffled, shuffle
-from referee.bench_engine import CONTENDERS, deal_runner
+from tools.bench_engine import CONTENDERS, deal_runner
 
 
 @pytest.mark.parametrize("mask,sizes", [(EUCHRE_DECK_MASK, [6, 6, 6, 6]), (FULL_DECK_MASK, [12, 12, 12, 12, 6])])

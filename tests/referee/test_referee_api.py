@@ -12,8 +12,8 @@ from engine.match import Match
 from engine.record import replay
 from engine.simulate import random_deal
 from referee.app import create_app
-from referee.soak import endpoint
-from referee.terminal_demo import scripted_event
+from tools.demo_terminal import scripted_event
+from tools.service_soak import endpoint
 
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|BJ|LJ)$")
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed"]

@@ -12,8 +12,8 @@ from playwright import sync_api
 
 from engine.match import Match
 from engine.simulate import random_deal
-from referee.soak import Server, endpoint, tokens_of
-from referee.terminal_demo import scripted_event
+from tools.demo_terminal import scripted_event
+from tools.service_soak import Server, endpoint, tokens_of
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

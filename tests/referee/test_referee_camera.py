@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from referee.app import create_app
-from referee.bench_alert import renege_hands
 from referee.camera import CameraBridge
-from referee.soak import endpoint
+from tools.bench_alert import renege_hands
+from tools.service_soak import endpoint
 
 DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
 
@@ -21,15 +21,16 @@ DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
 def deck():
     if not (DECKS / "tango" / "AS.png").exists():
         pytest.fail(f"the development decks are not at {DECKS}")
+    from tools import synth
     from vision import deck as decklib
-    from vision import synth
 
     return synth.load_deck(str(DECKS / "tango")), decklib.enroll_dir(str(DECKS / "tango"))
 
 
 def camera_trick(tmp_path, deck, seed):
     """A fresh table at the renege's trick; the trick rendered (10 frames/s) and fed to the camera."""
-    from vision import play, recognise, synth
+    from tools import synth
+    from vision import play, recognise
 
     images, enrolled = deck
     app = create_app(tmp_path / f"data{seed}")
@@ -115,7 +116,7 @@ def five_handed_pitch_trick():
     from engine.hand import PLAY
     from engine.match import Match
     from engine.simulate import random_deal
-    from referee.terminal_demo import scripted_event
+    from tools.demo_terminal import scripted_event
 
     for seed in range(1, 50):
         rng = random.Random(seed)
@@ -144,7 +145,8 @@ FIVE = ["Ann", "Bo", "Cy", "Di", "Ed"]
 def test_camera_plays_five_handed_pitch_on_the_five_seat_mat_and_refuses_the_four_seat_mat(tmp_path, deck):
     import numpy as np
 
-    from vision import play, recognise, synth
+    from tools import synth
+    from vision import play, recognise
 
     images, enrolled = deck
     app = create_app(tmp_path / "data", camera="ok")

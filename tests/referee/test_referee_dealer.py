@@ -6,7 +6,7 @@ import os
 import pytest
 from fastapi.testclient import TestClient
 
-from firmware_bridge.cards import deck_for
+from engine.match import deck_for
 from firmware_bridge.driver import Timeouts
 from firmware_bridge.simple import SimpleDealer
 from hardware.sim import SimulatedDealer

@@ -13,7 +13,7 @@ from engine.record import replay
 from engine.simulate import random_event
 from referee.eventlog import EventLog
 from referee.table import Refused, TableSession
-from referee.terminal_demo import scripted_event
+from tools.demo_terminal import scripted_event
 
 
 def play_match(session, game="bid_whist", seed=1, limit=400, scripted=True):

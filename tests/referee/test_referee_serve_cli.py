@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def serve(*args, tmp_path):
-    return subprocess.run([sys.executable, "-m", "referee.service_cli", "serve", "--data", str(tmp_path / "d"),
+    return subprocess.run([sys.executable, "-m", "cli.serve", "serve", "--data", str(tmp_path / "d"),
                            *args], capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 
@@ -33,6 +33,6 @@ def test_bad_options_are_one_clear_line(tmp_path):
 
 
 def test_soak_size_must_be_positive():
-    r = subprocess.run([sys.executable, "-m", "referee.service_cli", "soak", "--size", "0"], capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "cli", "soak", "--size", "0"], capture_output=True,
                        text=True, timeout=60, cwd=ROOT)
     assert r.returncode == 2 and "--size" in r.stderr

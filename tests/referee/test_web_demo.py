@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from referee import web_demo
+from tools import demo_web as web_demo
 
 NAMES = web_demo.PLAYERS[:4]
 

@@ -16,7 +16,7 @@ def decks_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def tango(decks_dir):
-    from vision import synth
+    from tools import synth
 
     return synth.load_deck(str(decks_dir / "tango"))
 
@@ -31,7 +31,8 @@ def tango_deck(decks_dir):
 @pytest.fixture(scope="session")
 def tuning_templates(decks_dir):
     """Generic-mode templates from three tuning designs only (the tests read other designs with them)."""
-    from vision import glyphs, recognise, synth
+    from tools import synth
+    from vision import glyphs, recognise
 
     src = {}
     for name in ("anglo_modern", "plastic", "simplistic"):

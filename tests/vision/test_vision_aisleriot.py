@@ -5,7 +5,7 @@ import shutil
 import numpy as np
 import pytest
 
-from vision import aisleriot
+from tools import aisleriot
 
 
 def _sheet(cw: int = 20, ch: int = 30) -> np.ndarray:

@@ -4,7 +4,7 @@ import shutil
 import cv2
 import numpy as np
 
-from referee.cli import main
+from cli.main import main
 
 
 def test_enroll_and_identify(tmp_path, decks_dir, capsys):

@@ -1,8 +1,9 @@
 import cv2
 import pytest
 
-from referee.cli import main
-from vision import deck, recognise, synth
+from cli.main import main
+from tools import synth
+from vision import deck, recognise
 
 
 def _frames(tango, codes, n=5):

@@ -3,7 +3,8 @@
 import cv2
 import numpy as np
 
-from vision import glyphs, recognise, synth
+from tools import synth
+from vision import glyphs, recognise
 
 
 def test_corner_index_finds_rank_and_suit_with_their_colour(tango):

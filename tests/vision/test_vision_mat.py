@@ -2,7 +2,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import mat, synth
+from tools import synth
+from vision import mat
 
 
 def test_calibration_recovers_the_camera_homography():

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from vision import glyphs, pips, recognise, synth
+from tools import synth
+from vision import glyphs, pips, recognise
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from vision import play, recognise, synth
+from tools import synth
+from vision import play, recognise
 
 
 @pytest.fixture(scope="module")

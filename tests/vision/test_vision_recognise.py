@@ -1,6 +1,7 @@
 import numpy as np
 
-from vision import recognise, synth
+from tools import synth
+from vision import recognise
 
 
 def _match(reads, card):

@@ -1,6 +1,7 @@
 import numpy as np
 
-from vision import mat, synth
+from tools import synth
+from vision import mat
 
 
 def test_scene_ground_truth_matches_the_pixels(tango):

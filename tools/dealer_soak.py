@@ -19,21 +19,16 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
-from firmware_bridge.cards import deal_pattern, deck_for
+from dealer_protocol.security import new_key
+from engine.match import deal_pattern, deck_for
 from firmware_bridge.driver import Dealer, DealResult, Timeouts
 from firmware_bridge.errors import DealerError, DeviceFault
-from firmware_bridge.security import new_key
-from hardware.machine import FaultKind, FaultRates, Timing
-from hardware.relay import LinkFaults, Relay
+from hardware.machine import MECHANICAL_FAULTS, FaultKind, FaultRates, Timing
 from hardware.sim import SimulatedDealer
+from tools.relay import LinkFaults, Relay
 
-MECHANICAL_KINDS = (
-    FaultKind.JAM,
-    FaultKind.DOUBLE_FEED,
-    FaultKind.UNREADABLE,
-    FaultKind.POCKET_COUNT,
-    FaultKind.DOOR_OPEN,
-)
+# The mechanical faults a soak injects: the same kinds as the simulated machine's ``--fault-rate``.
+MECHANICAL_KINDS = MECHANICAL_FAULTS
 
 
 @dataclass(frozen=True)

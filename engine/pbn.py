@@ -113,9 +113,9 @@ def hand_block(header: dict[str, Any], hand: Hand, events: list[dict[str, Any]],
             cells = []
             for seat, c in t.cards:
                 cell = f"{seat_name(seat, n)}:{CODES[c]}"
-                r = revokes.get((seat, number))
-                if r is not None and r.card == c:
-                    j = r.to_json()
+                revoke = revokes.get((seat, number))
+                if revoke is not None and revoke.card == c:
+                    j = revoke.to_json()
                     cell += f" {{REVOKE: {j['led']} led, {seat_name(seat, n)} held {j['proof']}}}"
                 cells.append(cell)
             out.append(f"{number:>2}. " + "  ".join(cells))

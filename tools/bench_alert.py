@@ -2,13 +2,13 @@
 
 A real service (uvicorn on a free port, the SQLite log with synchronous=FULL), a WebSocket client (the director's
 console, which gets the call the moment the engine proves it), and the synthetic camera: each trick that holds a
-renege is rendered frame by frame (``vision.synth.play_video``) and fed at the camera's pace (30 frames/s) to the
+renege is rendered frame by frame (``tools.synth.play_video``) and fed at the camera's pace (30 frames/s) to the
 play detector (``vision.play.PlayDetector``); each card it reads is posted to ``/api/play``. The time measured runs
 from the moment the frame in which the reneging card first lies still is handed to the pipeline to the moment the
 ``renege`` message arrives on the WebSocket. (The public pages show a call once it is established, by rule when the
 offender's side plays to the next trick; that wait is the rule's, not the referee's.)
 
-``python -m referee.bench_alert [--runs N] [--json]``; target: at most 500 ms.
+``python -m tools.bench_alert [--runs N] [--json]``; target: at most 500 ms.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ import httpx
 from engine.hand import PLAY
 from engine.match import Match
 from engine.simulate import random_deal
-from referee.soak import endpoint
-from referee.terminal_demo import scripted_event
+from tools.demo_terminal import scripted_event
+from tools.service_soak import endpoint
 
 DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
 FPS = 30
@@ -82,8 +82,9 @@ def run(runs: int = 5, as_json: bool = False) -> int:
     from websockets.sync.client import connect
 
     from referee.app import create_app
+    from tools import synth
     from vision import deck as decklib
-    from vision import play, recognise, synth
+    from vision import play, recognise
 
     tango = DECKS / "tango"
     if not (tango / "AS.png").exists():
@@ -181,7 +182,7 @@ def run(runs: int = 5, as_json: bool = False) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m referee.bench_alert", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_alert", description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from tools import synth
 from vision import deck as decklib
 from vision import glyphs as glyphlib
 from vision import recognise as rc
-from vision import synth
 
 TUNE_DECKS = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"]
 HELD_OUT = ["ornamental", "paris", "tango"]

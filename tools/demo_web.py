@@ -5,7 +5,7 @@
   is dealt by ``POST /api/deal/machine``, the hands as the machine read them;
 - four scripted players (those of the terminal demo, who now and then renege): bids, declarations and the game's
   other events come from the table's tablet (the REST API, the table's token);
-- the synthetic camera: each trick is rendered frame by frame (``vision.synth``) and fed to the play detector, whose
+- the synthetic camera: each trick is rendered frame by frame (``tools.synth``) and fed to the play detector, whose
   reads become the plays (``referee.camera``); a card it cannot read is entered by the demo's director, as a real
   one would. Without the development decks (``../shared/decks``) the plays are entered on the tablet instead.
 
@@ -24,14 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from engine.hand import CHANCE, PLAY
 from engine.match import Match
 from engine.record import replay
-from referee import terminal_demo
-from referee.soak import endpoint
-from referee.terminal_demo import PLAYERS, scripted_event
+from tools import demo_terminal as terminal_demo
+from tools import http_client
+from tools.demo_terminal import PLAYERS, scripted_event
+from tools.service_soak import endpoint
 
 # The scripted players slip more often here than in the terminal demo: a short demo should show a renege call.
 RENEGE_RATE = 0.08
@@ -44,8 +43,8 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
     """Serve on 127.0.0.1:``port`` and play; returns the exit code."""
     import uvicorn
 
+    from cli.errors import UserError
     from referee.app import create_app
-    from referee.cli import UserError
 
     tmp = tempfile.TemporaryDirectory(prefix="cardref-demo-")
     app = create_app(Path(tmp.name) / "data", game=game)
@@ -103,7 +102,7 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
 
 def start_machine(app: Any, game: str, seed: int) -> tuple[Any, str]:
     """The simulated dealing machine on a pty, joined to the table; (the simulator, a note)."""
-    from firmware_bridge.cards import deck_for
+    from engine.match import deck_for
     from firmware_bridge.driver import Timeouts
     from firmware_bridge.simple import SimpleDealer
     from hardware.sim import SimulatedDealer
@@ -123,8 +122,9 @@ def start_camera(session: Any) -> tuple[Any, str]:
         session.set_device("camera", "none", "system", "demo", "no development decks: plays entered on the tablet")
         return None, f"camera: none (no decks at {DECKS}); plays entered on the tablet"
     from referee.camera import CameraBridge
+    from tools import synth
     from vision import deck as decklib
-    from vision import play, recognise, synth
+    from vision import play, recognise
 
     images = synth.load_deck(str(DECKS / "tango"))
     bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(decklib.enroll_dir(str(DECKS / "tango")))))
@@ -141,7 +141,7 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
     names = PLAYERS[:4]
     director = {"Authorization": "Bearer " + tokens["director"]}
     table = {"Authorization": "Bearer " + tokens["table"]}
-    with httpx.Client(base_url=url, timeout=30) as client:
+    with http_client.Client(base_url=url, timeout=30) as client:
         first = rng.randrange(4)
         client.post("/api/matches", headers=director, json={"game": game, "players": names,
                                                             "first_dealer": first}).raise_for_status()
@@ -178,14 +178,14 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
             time.sleep(pace if event["event"] == "play" else pace / 2)
 
 
-def sync(client: httpx.Client, director: dict[str, str]) -> Match:
+def sync(client: http_client.Client, director: dict[str, str]) -> Match:
     """The match as the service has it (its record replayed)."""
     r = client.get("/api/export/record", headers=director)
     r.raise_for_status()
     return replay(r.text.splitlines())
 
 
-def report(client: httpx.Client, director: dict[str, str], old: Match, names: list[str]) -> Match:
+def report(client: http_client.Client, director: dict[str, str], old: Match, names: list[str]) -> Match:
     """Sync with the service and print what happened: calls, the hand's end."""
     new = sync(client, director)
     for h in new.hands:
@@ -199,10 +199,10 @@ def report(client: httpx.Client, director: dict[str, str], old: Match, names: li
     return new
 
 
-def play_trick(client: httpx.Client, director: dict[str, str], mirror: Match, rng: random.Random, camera: Any,
+def play_trick(client: http_client.Client, director: dict[str, str], mirror: Match, rng: random.Random, camera: Any,
                trick_no: int) -> None:
     """Render the trick the players choose and feed it to the camera; what it cannot read, the director enters."""
-    from vision import synth
+    from tools import synth
 
     ahead = sync(client, director)
     hand = ahead.hand

@@ -8,58 +8,22 @@ code, its corner points in the frame and how much of it is visible, so the recog
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision import deck as decklib
 from vision import mat as matlib
 
 FRAME_W = 1280
 FRAME_H = 720
-RANKS = "AKQJT98765432"
-SUITS = "SHDC"
-ALL_CODES = [r + s for s in SUITS for r in RANKS] + ["BJ", "LJ"]
-
-
-class DeckError(Exception):
-    """A deck folder is missing, unreadable or incomplete (the message says which file)."""
-
-
-def load_deck(deck_dir: str, need_back: bool = False) -> dict[str, np.ndarray]:
-    """Read a deck folder (one ``CODE.png`` per card, optional ``back.png``) into code -> BGR image."""
-    if not os.path.isdir(deck_dir):
-        raise DeckError(f"deck folder not found: {deck_dir}")
-    images: dict[str, np.ndarray] = {}
-    for name in sorted(os.listdir(deck_dir)):
-        stem, ext = os.path.splitext(name)
-        if ext.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp"):
-            continue
-        code = canonical_code(stem)
-        if code is None and stem.lower() != "back":
-            continue
-        path = os.path.join(deck_dir, name)
-        img = cv2.imread(path, cv2.IMREAD_COLOR)
-        if img is None:
-            raise DeckError(f"unreadable image: {path}")
-        images["back" if code is None else code] = img
-    if need_back and "back" not in images:
-        raise DeckError(f"no back.png in {deck_dir}")
-    return images
-
-
-def canonical_code(text: str) -> str | None:
-    """``10h`` -> ``TH``; None when the text is not a card code."""
-    t = text.strip().upper()
-    if t in ("BJ", "LJ"):
-        return t
-    if t.startswith("10"):
-        t = "T" + t[2:]
-    if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
-        return t
-    return None
+# The deck folder's reader is the product's (enrollment reads the same folders).
+RANKS, SUITS, ALL_CODES = decklib.RANKS, decklib.SUITS, decklib.ALL_CODES
+DeckError = decklib.DeckError
+load_deck = decklib.load_deck
+canonical_code = decklib.canonical_code
 
 
 @dataclass

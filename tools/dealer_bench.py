@@ -14,14 +14,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_bridge.cards import deal_pattern, deck_for
+from dealer_protocol.security import new_key
+from engine.match import deal_pattern, deck_for
 from firmware_bridge.driver import Dealer, Timeouts
-from firmware_bridge.security import new_key
 from hardware.device import DeviceTiming
 from hardware.machine import Timing
-from hardware.relay import Relay
 from hardware.sim import SimulatedDealer
-from hardware.soak import SoakConfig, SoakResult, run_soak
+from tools.dealer_soak import SoakConfig, SoakResult, run_soak
+from tools.relay import Relay
 
 BAUD = 115200
 
@@ -114,5 +114,5 @@ def deal_overhead(time_scale: float = 1.0, game: str = "bid_whist") -> DealOverh
 
 
 def soak(cfg: SoakConfig, progress: Callable[[SoakResult], None] | None = None) -> SoakResult:
-    """The soak (see hardware.soak)."""
+    """The soak (see tools.dealer_soak)."""
     return run_soak(cfg, progress)

@@ -1,7 +1,8 @@
 """Card codes as the dealing machine sends them: one byte per card.
 
-The product's card codes are in CONVENTIONS.md (rank + suit, ``BJ``/``LJ``); this module is the dealer link's
-own small helper so the link never depends on the engine's card model. On the wire a card is one byte:
+The product's card codes are in CONVENTIONS.md (rank + suit, ``BJ``/``LJ``); this module is the wire's own small
+helper, shared by the host driver and the device, so the wire never depends on the engine's card model. On the
+wire a card is one byte:
 ``suit * 13 + rank`` for the 52 plain cards (ranks A..2, suits S H D C), 52 for the Big Joker, 53 for the
 Little Joker, and ``UNKNOWN_CARD`` where the reader could not identify the face.
 """
@@ -14,9 +15,6 @@ RANKS = "AKQJT98765432"
 SUITS = "SHDC"
 JOKERS = ("BJ", "LJ")
 UNKNOWN_CARD = 0xFF
-
-GAMES = ("bid_whist", "bid_euchre", "pitch")
-
 
 def parse_card(text: str) -> str:
     """Return the canonical code of ``text`` (accepts ``10H`` and lower case); ValueError names the input."""
@@ -66,31 +64,3 @@ def bytes_to_cards(data: bytes) -> list[str | None]:
 def full_deck() -> list[str]:
     """52 cards and both jokers, in a fixed order."""
     return [r + s for s in SUITS for r in RANKS] + list(JOKERS)
-
-
-def deck_for(game: str) -> list[str]:
-    """The deck a game is played with (RULINGS.md)."""
-    if game == "bid_euchre":
-        return [r + s for s in SUITS for r in "AKQJT9"]
-    if game in ("bid_whist", "pitch"):
-        return full_deck()
-    raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-
-
-def deal_pattern(game: str, players: int = 4) -> tuple[int, ...]:
-    """Cards per pocket for a game's deal: pockets 0..3 are seats, pocket 4 the kitty (or a fifth seat).
-
-    Pitch keeps its pack (four players: 18 cards; five players: the blind of 4) in the machine, to be dealt
-    later with ``deal_more`` (refill) and ``deal_rest`` (rob).
-    """
-    if game == "bid_whist" and players == 4:
-        return (12, 12, 12, 12, 6)
-    if game == "bid_euchre" and players == 4:
-        return (6, 6, 6, 6, 0)
-    if game == "pitch" and players == 4:
-        return (9, 9, 9, 9, 0)
-    if game == "pitch" and players == 5:
-        return (10, 10, 10, 10, 10)
-    raise ValueError(
-        f"no deal pattern for {game!r} with {players} players (pitch takes 4 or 5, the others 4)"
-    )

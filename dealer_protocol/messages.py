@@ -1,6 +1,6 @@
 """Typed messages of the dealer protocol (docs/protocol.md) and their payload encodings.
 
-Numbers are big-endian. A card is one byte (firmware_bridge.cards). Every ``decode`` raises
+Numbers are big-endian. A card is one byte (dealer_protocol.cards). Every ``decode`` raises
 ``MessageError`` naming the message and what is wrong, never an IndexError from a short payload.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-from firmware_bridge.cards import byte_to_card, bytes_to_cards, card_to_byte, cards_to_bytes
+from dealer_protocol.cards import byte_to_card, bytes_to_cards, card_to_byte, cards_to_bytes
 
 N_POCKETS = 5
 NO_POCKET = 0xFF

@@ -19,14 +19,13 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-import httpx
-
 from engine.cards import CODES
 from engine.hand import CHANCE
 from engine.match import Match
 from engine.record import replay
 from engine.simulate import random_deal
-from referee.terminal_demo import scripted_event
+from tools import http_client
+from tools.demo_terminal import scripted_event
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -42,7 +41,7 @@ class Server:
         self.output: list[str] = []  # what it printed (the tests check that no hidden card is ever printed)
 
     def start(self, timeout: float = 30.0) -> None:
-        cmd = [sys.executable, "-m", "referee.service_cli", "serve", "--game", self.game, "--port", "0",
+        cmd = [sys.executable, "-m", "cli.serve", "serve", "--game", self.game, "--port", "0",
                "--data", str(self.data)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      cwd=Path(__file__).resolve().parent.parent)
@@ -97,7 +96,7 @@ def endpoint(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return "/api/setup", dict(event)
 
 
-def server_record(client: httpx.Client, url: str, director: dict[str, str]) -> list[dict[str, Any]]:
+def server_record(client: http_client.Client, url: str, director: dict[str, str]) -> list[dict[str, Any]]:
     r = client.get(f"{url}/api/export/record", headers=director)
     r.raise_for_status()
     return [json.loads(line) for line in r.text.splitlines() if line.strip()]
@@ -114,7 +113,7 @@ def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, ki
     server = Server(data, game)
     server.start()
     director = {"Authorization": "Bearer " + tokens_of(data)["director"]}
-    client = httpx.Client(timeout=10.0)
+    client = http_client.Client(timeout=10.0)
     acked: list[dict[str, Any]] = []  # the record as the client knows it was acknowledged
     in_flight: dict[str, Any] | None = None
     pending = ""  # "undo" or "match" while such a request is in flight
@@ -220,7 +219,7 @@ def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, ki
                 else:
                     raise RuntimeError(f"{path}: {r.status_code} {r.text}")
                 in_flight = None
-            except (httpx.TransportError, httpx.HTTPStatusError):
+            except (http_client.TransportError, http_client.HTTPStatusError):
                 killer_stop.set()  # (if the service died by itself, the killer is still waiting)
                 thread.join()
                 killer_stop.clear()

@@ -1,5 +1,4 @@
-"""The service's sub-commands: ``cardref serve`` (a real table) and ``cardref soak`` (crash recovery under
-SIGKILL, at any size).
+"""``cardref serve``: the referee service of a real table (its crash soak is a tool: ``cardref soak``).
 
 ``serve`` binds its port first (``--port 0`` picks a free one), then prints one line ``listening on URL`` and the
 pages' addresses with each role's token, so a script (the crash tests) can read where it is.
@@ -12,8 +11,15 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-GAMES = ("bid_whist", "bid_euchre", "pitch")
+from cli.errors import UserError
+from engine.match import GAMES as ALL_GAMES
+
+if TYPE_CHECKING:
+    from cli.main import Commands
+
+GAMES = tuple(ALL_GAMES)
 
 
 def default_data_dir() -> Path:
@@ -21,8 +27,8 @@ def default_data_dir() -> Path:
     return Path(base) / "cardref" / "table"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("serve", help="run the referee service of a real table (pages, API, event log)")
+def register(commands: Commands) -> None:
+    p = commands.add("serve", help="run the referee service of a real table (pages, API, event log)")
     p.add_argument("--game", default="bid_whist", choices=GAMES, help="the table's game (default bid_whist)")
     p.add_argument("--dealer", metavar="PATH", help="the dealing machine's serial device (none: dealt by hand)")
     p.add_argument("--dealer-key", metavar="FILE", help="the dealing machine's pairing key (default: the one "
@@ -38,19 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--players", metavar="NAMES", help="comma-separated names: start a match if none is running")
     p.set_defaults(func=cmd_serve)
 
-    s = subparsers.add_parser("soak", help="crash recovery: kill -9 the service at random moments during "
-                                           "simulated hands, restart, check that no event was lost")
-    s.add_argument("--size", type=int, default=2000, help="events to post in all (default 2000)")
-    s.add_argument("--game", default="bid_whist", choices=GAMES)
-    s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--data", metavar="DIR", type=Path, default=None, help="where to keep the log (default: a "
-                                                                           "temporary directory)")
-    s.set_defaults(func=cmd_soak)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from referee.cli import UserError
-
     data = args.data or default_data_dir()
     if args.dealer and not Path(args.dealer).exists():
         raise UserError(f"--dealer {args.dealer}: no such device")
@@ -123,8 +119,8 @@ def start_dealer(app: object, port: str, key_file: str | None) -> str:
 
     session = app.state.session  # type: ignore[attr-defined]
     try:
-        from firmware_bridge.cli import default_key_file
-        from firmware_bridge.security import load_key
+        from cli.dealer import default_key_file
+        from dealer_protocol.security import load_key
         from firmware_bridge.simple import SimpleDealer
 
         key = load_key(key_file or default_key_file())
@@ -160,29 +156,12 @@ def start_camera(session: object, source: str, deck: str | None) -> str:
     return f"camera {source}: reading plays" + (f" with the deck {deck}" if deck else " (generic mode)")
 
 
-def cmd_soak(args: argparse.Namespace) -> int:
-    import json
-    import tempfile
-
-    from referee.soak import soak
-
-    if args.size < 1:
-        from referee.cli import UserError
-
-        raise UserError("--size must be at least 1")
-    with tempfile.TemporaryDirectory(prefix="cardref-soak-") as tmp:
-        data = args.data or Path(tmp) / "data"
-        result = soak(data, size=args.size, game=args.game, seed=args.seed, progress=sys.stderr)
-    print(json.dumps(result))
-    return 0 if result["lost"] == 0 and result["mismatches"] == 0 else 1
-
-
 def main(argv: list[str] | None = None) -> int:
-    """``python -m referee.service_cli serve ...``: the service alone, without loading the other parts' commands
-    (the camera's imports take seconds; a restart after a power cut should not)."""
-    from referee.cli import main as cardref_main
+    """``python -m cli.serve serve ...``: the service alone, without loading the other parts' commands or the
+    tools (the camera's imports take seconds; a restart after a power cut should not)."""
+    from cli.main import main as cardref_main
 
-    return cardref_main(argv, modules=("referee.service_cli",))
+    return cardref_main(argv, modules=("cli.serve",), tools=False)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,183 @@
+"""The vision tools' commands: ``cardref vision synth|tune|theme|bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from cli.errors import UserError
+
+if TYPE_CHECKING:
+    from cli.main import Commands
+
+DEFAULT_DECKS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "decks"))
+
+
+def _user_error(msg: str) -> Exception:
+    return UserError(msg)
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    from tools import synth
+
+    try:
+        images = synth.load_deck(args.deck)
+    except synth.DeckError as exc:
+        raise _user_error(str(exc)) from exc
+    os.makedirs(args.out, exist_ok=True)
+    if args.video:
+        rng = np.random.default_rng(args.seed)
+        codes = [c for c in synth.ALL_CODES if c in images]
+        n = args.seats
+        if n * args.tricks > len(codes):
+            raise _user_error(f"{args.tricks} tricks of {n} cards need {n * args.tricks} cards; the deck has "
+                              f"{len(codes)}")
+        order = [str(c) for c in rng.permutation(codes)][: n * args.tricks]
+        tricks = [[(s, order[t * n + s]) for s in range(n)] for t in range(args.tricks)]
+        truth = []
+        writer = None
+        path = os.path.join(args.out, "play.mp4")
+        for i, (frame, events) in enumerate(synth.play_video(images, tricks, seed=args.seed, seats=n,
+                                                             to_centre=not args.zones)):
+            if args.frames:
+                cv2.imwrite(os.path.join(args.out, f"frame{i:05d}.jpg"), frame)
+            else:
+                if writer is None:
+                    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 30, frame.shape[1::-1])
+                writer.write(frame)
+            truth += [e.__dict__ for e in events]
+        if writer is not None:
+            writer.release()
+        with open(os.path.join(args.out, "truth.jsonl"), "w") as f:
+            for e in truth:
+                f.write(json.dumps(e) + "\n")
+        print(f"wrote {args.out}: {len(truth)} events")
+        return 0
+    with open(os.path.join(args.out, "truth.jsonl"), "w") as f:
+        for i in range(args.count):
+            scene = synth.random_scene(images, args.seed + i, n_cards=args.cards, n_seats=args.seats)
+            name = f"scene{args.seed + i:05d}.jpg"
+            cv2.imwrite(os.path.join(args.out, name), scene.image)
+            cards = [{"code": c.code if c.face_up else None, "visible": round(c.visible, 3),
+                      "corners": c.quad.round(1).tolist()} for c in scene.cards]
+            f.write(json.dumps({"image": name, "cards": cards}) + "\n")
+    print(f"wrote {args.count} scenes to {args.out}")
+    return 0
+
+
+def cmd_theme(args: argparse.Namespace) -> int:
+    from tools import aisleriot
+
+    if args.name is None:
+        names = aisleriot.themes()
+        if not names:
+            raise _user_error(f"no aisleriot themes in {aisleriot.THEMES_DIR}: `apt-get install gnome-cards-data`")
+        print("\n".join(names))
+        return 0
+    if not args.out:
+        raise _user_error("give --out DIR, the deck folder to write")
+    try:
+        written = aisleriot.write_deck(args.name, args.out)
+    except aisleriot.ThemeError as exc:
+        raise _user_error(str(exc)) from exc
+    print(f"{len(written)} images in {args.out}")
+    return 0
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from tools import vision_bench as bench
+    from vision import deck
+
+    try:
+        if args.generic_only:
+            res = {"generic": bench.tune_generic(args.decks, args.generic_size, _progress)}
+        else:
+            res = bench.tune(args.decks, args.size, _progress, args.generic_size)
+    except (deck.EnrollError, OSError) as exc:
+        raise _user_error(str(exc)) from exc
+    print(json.dumps({k: ({kk: vv for kk, vv in v.items() if kk != "curve"} if isinstance(v, dict) else v)
+                      for k, v in res.items()}))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tools import vision_bench as bench
+    from vision import deck
+
+    cv2.setNumThreads(1)
+    report: dict = {}
+    try:
+        if not args.skip_accuracy:
+            only = args.only.split(",") if args.only else None
+            modes = ("generic",) if args.generic_only else ("enrolled", "generic")
+            report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress, modes)
+        if not args.skip_speed:
+            report["timing"] = bench.timing(args.decks)
+            report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,
+                                              progress=_progress)
+    except (deck.EnrollError, OSError) as exc:
+        raise _user_error(str(exc)) from exc
+    text = json.dumps(report, indent=1)
+    print(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+def register_vision(commands: Commands) -> None:
+    """Add ``cardref vision synth|tune|theme|bench``."""
+    sub = commands.group("vision")
+    s = sub.add_parser("synth", help="render synthetic table scenes (or a played hand as video) with ground truth")
+    s.add_argument("--deck", required=True, help="a deck folder (one PNG per card)")
+    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--count", type=int, default=10)
+    s.add_argument("--cards", type=int, default=6)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--video", action="store_true", help="render tricks being played instead of still scenes")
+    s.add_argument("--frames", action="store_true", help="with --video: write a folder of JPEG frames, not MP4")
+    s.add_argument("--tricks", type=int, default=2)
+    s.add_argument("--seats", type=int, choices=(4, 5), default=4, help="the mat (and with --video the players) for "
+                   "4 or 5 seats")
+    s.add_argument("--zones", action="store_true", help="with --video: each card lies in its seat's zone, not in "
+                   "the centre")
+    s.set_defaults(func=cmd_synth)
+
+    t = sub.add_parser("tune", help="measure risk-coverage on the tuning decks; write thresholds + generic templates")
+    t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
+    t.add_argument("--size", type=int, default=60, help="scenes per tuning deck (default 60)")
+    t.add_argument("--generic-size", type=int, default=150, help="scenes per tuning deck for the generic reader "
+                   "(default 150)")
+    t.add_argument("--generic-only", action="store_true", help="only the generic (corner glyph) reader")
+    t.set_defaults(func=cmd_tune)
+
+    th = sub.add_parser("theme", help="render an aisleriot card theme (Debian gnome-cards-data) into a deck folder, "
+                        "for measuring on designs nobody tuned on")
+    th.add_argument("name", nargs="?", help="theme name (or .svgz path); without it, list the installed themes")
+    th.add_argument("--out", help="deck folder to write (one PNG per card code)")
+    th.set_defaults(func=cmd_theme)
+
+    b = sub.add_parser("bench", help="accuracy on held-out decks and time per 1280x720 frame (one core)")
+    b.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
+    b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
+    b.add_argument("--only", help="comma-separated deck names instead of the held-out set")
+    b.add_argument("--generic-only", action="store_true", help="accuracy of the generic mode only (--reads then "
+                   "counts generic reads)")
+    b.add_argument("--skip-accuracy", action="store_true")
+    b.add_argument("--skip-speed", action="store_true", help="accuracy only: no timing, no play videos")
+    b.add_argument("--json", help="also write the report to this file")
+    b.add_argument("--latency-tricks", type=int, default=2, help="tricks per play video (2 videos per held-out deck, "
+                   "default 2)")
+    b.add_argument("--latency-seats", type=int, choices=(4, 5), default=4, help="players in the play videos (5: "
+                   "five-handed, on the five-seat mat)")
+    b.set_defaults(func=cmd_bench)
