@@ -314,12 +314,20 @@ def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
              (img[m + h - 4 : m + h - 1, cx0:cx1], img[m + h + 1 : m + h + 4, cx0:cx1]),
              (img[cy0:cy1, m + 1 : m + 4], img[cy0:cy1, m - 4 : m - 1]),
              (img[cy0:cy1, m + w - 4 : m + w - 1], img[cy0:cy1, m + w + 1 : m + w + 4])]
-    ins = np.concatenate([a.reshape(-1, 3) for a, _ in sides])
-    lo, hi = np.percentile(ins[:, 0], [10, 90])
-    plain = 1.0 - float(hi - lo) / 60.0
+    # the spread along each side, not over all four: a large card under a lamp or a window is lit unevenly from
+    # one end to the other, while its rim's lightness along one side varies little
+    spread = [float(np.subtract(*np.percentile(a[..., 0], [90, 10]))) for a, _ in sides]
+    plain = 1.0 - float(np.median(spread)) / 60.0
     contrast = float(np.mean([np.linalg.norm(np.median(a.reshape(-1, 3), axis=0) - np.median(b.reshape(-1, 3), axis=0))
                               for a, b in sides]))
     return plain, contrast
+
+
+def _size_bonus(quad: np.ndarray) -> float:
+    """A tie-break between outlines of one card that prefers the larger (the whole card over its picture), small
+    beside the wholeness and rim scores: 1e-5 per pixel of area, capped at 0.2 (a card photographed at a few hundred
+    pixels would otherwise outweigh them)."""
+    return min(0.2, 1e-5 * float(cv2.contourArea(quad)))
 
 
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float) -> list[tuple[float, Quad]]:
@@ -346,7 +354,7 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float) -> 
             plain, contrast = rim_contrast(lab, q.pts)
             if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
                 continue
-            out.append((q.whole + 0.5 * plain + 1e-5 * cv2.contourArea(q.pts), q))
+            out.append((q.whole + plain + _size_bonus(q.pts), q))
     return out
 
 
@@ -389,7 +397,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             pale = rim_pale(mask, q.pts)
             if pale < 0.6:
                 continue
-            cands.append((q.whole + pale + 1e-5 * cv2.contourArea(q.pts), q))
+            cands.append((q.whole + pale + _size_bonus(q.pts), q))
     cands += _edge_region_cards(frame, gray, min_side)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
