@@ -29,6 +29,7 @@ READ_INSET = 1.5  # pixels: reading a slightly inset quad keeps the rim and its 
 PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 SHIFT = 4  # pixels of misalignment searched when matching the corner index
 FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larger frames are shrunk to it
+EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
@@ -294,20 +295,22 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
 
 
-def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
-    """(how plain the card's rim band is, how much it differs from what lies around it), from a Lab image.
+def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+    """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
 
     Every card face has a plain margin inside its edge, whatever its design; the table around it differs from it in
     brightness or colour (the user's surface is plain, not necessarily dark or green). The quad with a margin round
     it is warped to a small upright card; the band 1-3 px (2-6 % of the width) inside each side and the band
     1-3 px outside it are compared, the corners (rounded on a real card) left out. Plainness: 1 - the spread of
-    the inside band's lightness (10-90 %) / 60; contrast: the Lab distance between the two bands' medians, per side,
-    averaged over the sides."""
+    the inside band's lightness (10-90 %) along a side / 60 (median over the sides); contrast: the Lab distance
+    between the two bands' medians, per side, averaged over the sides (a side darker inside counts 0)."""
     w, h, m = RIM_W, RIM_H, RIM_M
     src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
     hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    img = cv2.warpPerspective(lab, hm, (w + 2 * m, h + 2 * m), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    small = cv2.warpPerspective(frame, hm, (w + 2 * m, h + 2 * m), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # to Lab after the warp: converting a whole frame costs more than all the rest of the search
+    img = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     cx0, cx1 = m + int(0.2 * w), m + int(0.8 * w)
     cy0, cy1 = m + int(0.15 * h), m + int(0.85 * h)
     sides = [(img[m + 1 : m + 4, cx0:cx1], img[m - 4 : m - 1, cx0:cx1]),
@@ -318,8 +321,13 @@ def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     # one end to the other, while its rim's lightness along one side varies little
     spread = [float(np.subtract(*np.percentile(a[..., 0], [90, 10]))) for a, _ in sides]
     plain = 1.0 - float(np.median(spread)) / 60.0
-    contrast = float(np.mean([np.linalg.norm(np.median(a.reshape(-1, 3), axis=0) - np.median(b.reshape(-1, 3), axis=0))
-                              for a, b in sides]))
+    contrast = 0.0
+    for a, b in sides:
+        ma, mb = np.median(a.reshape(-1, 3), axis=0), np.median(b.reshape(-1, 3), axis=0)
+        # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
+        # darker inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
+        if ma[0] >= mb[0] - 3:
+            contrast += float(np.linalg.norm(ma - mb)) / 4
     return plain, contrast
 
 
@@ -330,28 +338,40 @@ def _size_bonus(quad: np.ndarray) -> float:
     return min(0.2, 1e-5 * float(cv2.contourArea(quad)))
 
 
-def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float) -> list[tuple[float, Quad]]:
+def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float,
+                       known: list[Quad] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
-    white balance tinting the card, that fails. Here the image is cut by its Canny edges (two sensitivities, the
-    lower for a card barely brighter than its table) and each enclosed region whose outline fits a card-shaped quad
-    is a candidate, kept when the band inside its edge is plain and differs from the band outside (``rim_contrast``).
+    white balance tinting the card, that fails. Here the image is cut by its Canny edges (at a sensitivity for a
+    card barely brighter than its table: the pale views already cut at the usual one) and each enclosed region
+    whose outline fits a card-shaped quad is a candidate, kept when the band inside its edge is plain and differs
+    from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
+    lies are not fitted again.
     """
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
-    for lo, hi in ((15, 45), (40, 110)):
+    for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         for c in contours:
-            if len(c) < 4 * min_side or cv2.contourArea(c) < min_area:
+            if len(c) < 4 * min_side:
+                continue
+            area = cv2.contourArea(c)
+            # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
+            # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
+            if area < min_area or area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+                continue
+            (cx, cy), _, _ = cv2.minAreaRect(c)
+            if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
+                   for k in known_boxes for ka in (k[1],)):
                 continue
             q = _quad_from_contour(c, min_side)
             if q is None:
                 continue
-            plain, contrast = rim_contrast(lab, q.pts)
+            plain, contrast = rim_contrast(frame, q.pts)
             if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
                 continue
             out.append((q.whole + plain + _size_bonus(q.pts), q))
@@ -398,7 +418,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             if pale < 0.6:
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
-    cands += _edge_region_cards(frame, gray, min_side)
+    cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9])
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -422,11 +442,33 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         cands = [(k, q) for k, q in cands
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
+    cands = _drop_parts_of_cards(cands)
     cands.sort(key=lambda t: -t[0])
     out: list[Quad] = []
     for _, q in cands:
         if all(_iou(q.pts, o.pts) < 0.5 for o in out):
             out.append(q)
+    return out
+
+
+def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
+    frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
+    it at nearly the same size or sticks out of it."""
+    whole = [q for _, q in cands if q.whole >= 0.9]
+    out = []
+    for k, q in cands:
+        a = cv2.contourArea(q.pts)
+        inside = False
+        for w in whole:
+            aw = cv2.contourArea(w.pts)
+            if a < 0.85 * aw:
+                inter, _ = cv2.intersectConvexConvex(q.pts, w.pts)
+                inside = inter > 0.9 * a
+                if inside:
+                    break
+        if not inside:
+            out.append((k, q))
     return out
 
 
