@@ -114,7 +114,7 @@ def fit_quad(contour: np.ndarray) -> np.ndarray | None:
         along = rel @ d
         dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
         # the middle of each side only: the rounded corners would pull the line inward
-        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < 4)
+        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < max(4.0, 0.015 * n))
         if sel.sum() < 5:
             lines.append(np.array([d[0], d[1], p[0], p[1]]))
         else:
@@ -144,13 +144,51 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
+def plane_aspect(quad: np.ndarray, centre: tuple[float, float]) -> float | None:
+    """The width / height (side 0-1 over side 1-2) of the rectangle whose perspective image is ``quad`` (TL, TR,
+    BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
+    whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). None when
+    the view is too nearly square-on for the focal length to be defined (the image's own side ratio is then right)
+    or the solution is not a real camera."""
+    m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
+    den2 = float(np.cross(m2, m4) @ m3)
+    den3 = float(np.cross(m3, m4) @ m2)
+    if abs(den2) < 1e-9 or abs(den3) < 1e-9:
+        return None
+    k2 = float(np.cross(m1, m4) @ m3) / den2
+    k3 = float(np.cross(m1, m4) @ m2) / den3
+    n2 = k2 * m2 - m1
+    n3 = k3 * m3 - m1
+    u0, v0 = centre
+    scale = float(np.abs(quad).max())
+    if abs(n2[2]) < 1e-3 or abs(n3[2]) < 1e-3 or abs(n2[2] * n3[2]) * scale * scale < 1e-6 * abs(n2[:2] @ n3[:2]):
+        return None
+    f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
+           + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
+    if not f2 > 0:
+        return None
+    f = np.sqrt(f2)
+    if not 0.3 * scale < f < 5 * scale:  # not a camera (a phone or webcam: roughly the image's size)
+        return None
+    ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
+    a2, a3 = ainv @ n2, ainv @ n3
+    return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
+
+
+CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: poker 1.40, bridge 1.56, others between
+
+
+def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None) -> Quad | None:
+    """A card outline from a region's contour, or None. With ``centre`` (the principal point: the middle of the
+    whole camera image) a quad whose sides in the image are not card-like may still be a card seen obliquely: its
+    aspect is then taken in the table's plane (``plane_aspect``)."""
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
     short, long = min(rw, rh), max(rw, rh)
-    if short < 0.9 * min_side or not 1.05 < long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
+    low = 1.05 if centre is None else 1.0
+    if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
         return None
     quad = fit_quad(c)
     if quad is None:
@@ -158,7 +196,15 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
     quad = _orient(quad)
     short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
     long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
-    if short < min_side or not 1.15 < long / short < 1.9:
+    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
+        ratio = plane_aspect(quad, centre)
+        if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
+            quad = np.roll(quad, -1, axis=0)
+            ratio = 1 / ratio
+        if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
+            return None
+        short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+    elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
     pts = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
@@ -174,7 +220,9 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
         d = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
         rel = dense_pts - p
         dist = np.minimum(dist, np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
-    agree = float((dist < 3.5).mean())
+    # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
+    # bows straight edges by more than 3.5 px over a few hundred)
+    agree = float((dist < max(3.5, 0.012 * short)).mean())
     qa = cv2.contourArea(quad)
     fill = area / qa if qa > 0 else 0.0
     if agree < 0.6 or fill < 0.5:
@@ -338,8 +386,8 @@ def _size_bonus(quad: np.ndarray) -> float:
     return min(0.2, 1e-5 * float(cv2.contourArea(quad)))
 
 
-def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float,
-                       known: list[Quad] | None = None) -> list[tuple[float, Quad]]:
+def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
+                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -368,7 +416,7 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float,
             if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
                    for k in known_boxes for ka in (k[1],)):
                 continue
-            q = _quad_from_contour(c, min_side)
+            q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
             plain, contrast = rim_contrast(frame, q.pts)
@@ -384,11 +432,12 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | None = None,
-               exclude: list[np.ndarray] | None = None) -> list[Quad]:
+               exclude: list[np.ndarray] | None = None, centre: tuple[float, float] | None = None) -> list[Quad]:
     """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1.
 
     ``card_area`` (pixels, e.g. from the mat calibration) lets the top card of a pile be found even when no card
-    lies alone; ``exclude`` are polygons (the mat's markers) where no card is looked for.
+    lies alone; ``exclude`` are polygons (the mat's markers) where no card is looked for; ``centre``, the camera's
+    principal point when ``frame`` is its whole image, lets a card seen obliquely be judged by its shape on the table.
     """
     mask = card_mask(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -407,7 +456,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
-            q = _quad_from_contour(c, min_side)
+            q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
             if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
@@ -418,7 +467,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             if pale < 0.6:
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
-    cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9])
+    cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -767,12 +816,13 @@ class Recogniser:
             exclude = [m - np.array([ox, oy], np.float32) for m in calibration.marker_frame.values()]
         if roi is not None:
             frame = frame[roi[1] : roi[3], roi[0] : roi[2]]
-        reads = self._identify(frame, card_area, exclude)
+        reads = self._identify(frame, card_area, exclude, roi)
         for r in reads:
             r.quad = r.quad + np.array([ox, oy], np.float32)
         return reads
 
-    def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None) -> list[Read]:
+    def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None,
+                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
         reads = []
         # a photograph is searched at a working size (outlines need no more pixels, and the time grows with them)
         # and read at full size
@@ -781,7 +831,9 @@ class Recogniser:
         if s < 1.0:
             card_area = card_area * s * s if card_area else None
             exclude = [e * s for e in exclude] if exclude else None
-        for q in find_cards(small, card_area=card_area, exclude=exclude):
+        # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
+        centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
+        for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre):
             if s < 1.0:
                 q = Quad((q.pts / s).astype(np.float32), q.whole)
             big = None
