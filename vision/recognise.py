@@ -144,12 +144,12 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def plane_aspect(quad: np.ndarray, centre: tuple[float, float]) -> float | None:
+def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
     """The width / height (side 0-1 over side 1-2) of the rectangle whose perspective image is ``quad`` (TL, TR,
     BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
-    whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). None when
-    the view is too nearly square-on for the focal length to be defined (the image's own side ratio is then right)
-    or the solution is not a real camera."""
+    whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). When the
+    view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
+    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
     m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
     den2 = float(np.cross(m2, m4) @ m3)
     den3 = float(np.cross(m3, m4) @ m2)
@@ -161,15 +161,18 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float]) -> float | None:
     n3 = k3 * m3 - m1
     u0, v0 = centre
     scale = float(np.abs(quad).max())
-    if abs(n2[2]) < 1e-3 or abs(n3[2]) < 1e-3 or abs(n2[2] * n3[2]) * scale * scale < 1e-6 * abs(n2[:2] @ n3[:2]):
-        return None
-    f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
-           + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
-    if not f2 > 0:
-        return None
-    f = np.sqrt(f2)
-    if not 0.3 * scale < f < 5 * scale:  # not a camera (a phone or webcam: roughly the image's size)
-        return None
+    f: float | None = None
+    if (abs(n2[2]) > 1e-3 and abs(n3[2]) > 1e-3
+            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[:2] @ n3[:2])):
+        f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
+               + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
+        f = float(np.sqrt(f2)) if f2 > 0 else None
+        if f is not None and not 0.3 * scale < f < 5 * scale:  # not a camera (a phone's: about the image's size)
+            f = None
+    if f is None:  # near that limit the vanishing points are too far to give it: the prior, if any
+        if focal is None:
+            return None
+        f = focal
     ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
     a2, a3 = ainv @ n2, ainv @ n3
     return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
@@ -197,7 +200,9 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
     long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
     if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
-        ratio = plane_aspect(quad, centre)
+        # a phone's or webcam's focal length is about 0.6-0.9 of the image's longer side: the prior where the view
+        # does not give it
+        ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
         if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
             quad = np.roll(quad, -1, axis=0)
             ratio = 1 / ratio
