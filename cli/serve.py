@@ -239,7 +239,10 @@ def start_camera(session: object, source: str, deck: str | None) -> str:
     session.set_device("camera", "ok", "system", "serve", f"camera {source}")
     stop = threading.Event()
     threading.Thread(target=bridge.run, args=(frames, stop), name="camera", daemon=True).start()
-    return f"camera {source}: reading plays" + (f" with the deck {deck}" if deck else " (generic mode)")
+    note = f"camera {source}: reading plays" + (f" with the deck {deck}" if deck else " (generic mode)")
+    if not bridge.reads_jokers:
+        note += "; jokers are read as unsure (no enrolled jokers): the director enters them"
+    return note
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,19 +24,39 @@ from engine.hand import PLAY
 from referee.devices import CameraEvent, PlayDetector
 from referee.table import Refused, TableSession
 
+JOKER_NOTE = ("the camera cannot tell the jokers apart from other cards with this deck (generic mode, or a deck "
+              "enrolled without its jokers): a joker played is read as unsure and the director is asked to enter it")
+
 
 class CameraBridge:
     """Feeds a detector and turns its events into the table's."""
 
-    def __init__(self, session: TableSession, detector: PlayDetector) -> None:
+    def __init__(self, session: TableSession, detector: PlayDetector, reads_jokers: bool = True) -> None:
         self.session = session
         self.detector = detector
+        # False in the generic mode and with a deck enrolled without its jokers: a joker is then read as unsure
+        # and asked of the director, which a game played with jokers says when it starts.
+        self.reads_jokers = reads_jokers
+        session.listeners.append(self._on_notice)
         detector.turn = self.turn
         detector.check = self.check
         detector.seats = self.seats
         self.plays: list[int] = []  # seqs of the plays the camera entered
         self.refused: list[int] = []
         self.wrong_mat = ""  # why the mat in view does not fit the game, while it does not
+
+    def _on_notice(self, notice: dict[str, Any]) -> None:
+        if notice.get("kind") != "match" or self.reads_jokers:
+            return
+        from engine.match import deck_for
+
+        game = (notice.get("event") or {}).get("game")
+        try:
+            jokers = any(code in ("BJ", "LJ") for code in deck_for(str(game)))
+        except ValueError:
+            return
+        if jokers:
+            self.session.observe({"event": "camera_note", "detail": JOKER_NOTE}, "camera", "camera")
 
     def seats(self) -> int | None:
         """The current match's number of players (which mat the camera must see); None before any match."""
@@ -141,4 +161,5 @@ def open_camera(session: TableSession, source: str, deck_dir: str | None) -> Cam
         enrolled = decklib.Deck.load(deck_dir)
     else:
         enrolled = decklib.enroll_dir(deck_dir) if deck_dir else None
-    return CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))
+    reads_jokers = enrolled is not None and enrolled.has_jokers
+    return CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)), reads_jokers=reads_jokers)

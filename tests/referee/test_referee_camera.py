@@ -204,3 +204,31 @@ def test_reads_over_the_wrong_mat_go_to_the_director_not_the_engine(tmp_path):
     assert session.public_state()["devices"]["camera"] == "ok"
     bridge.handle(Event("card_played", 60, seat, code), None)
     assert len(bridge.plays) == 1
+
+
+@pytest.mark.parametrize("game, told", [("bid_whist", True), ("pitch", True), ("bid_euchre", False)])
+def test_a_game_with_jokers_says_at_its_start_when_the_camera_cannot_read_them(tmp_path, game, told):
+    """Issue 10: a deck enrolled without its jokers (or the generic mode) reads a joker as unsure; a match of a game
+    played with jokers says so to the director when it starts (Bid Euchre has no jokers: nothing to say)."""
+    from referee.camera import JOKER_NOTE
+    from vision import play, recognise
+
+    app = create_app(tmp_path / "data")
+    session = app.state.session
+    CameraBridge(session, play.PlayDetector(recognise.Recogniser(None)), reads_jokers=False)
+    session.create_match(game, {}, ["Ann", "Bo", "Cy", "Di"], 0, "director", "d")
+    notes = [o for o in session.director_state()["observations"] if o["event"] == "camera_note"]
+    assert (notes == [] if not told else notes[0]["detail"] == JOKER_NOTE)
+    assert all(o["event"] != "camera_note" for o in session.public_state().get("observations", []))
+
+
+def test_a_deck_with_its_jokers_says_nothing(tmp_path, deck):
+    from vision import play, recognise
+
+    app = create_app(tmp_path / "data")
+    session = app.state.session
+    _, enrolled = deck
+    assert enrolled.has_jokers
+    CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)), reads_jokers=enrolled.has_jokers)
+    session.create_match("bid_whist", {}, ["Ann", "Bo", "Cy", "Di"], 0, "director", "d")
+    assert not [o for o in session.director_state()["observations"] if o["event"] == "camera_note"]
