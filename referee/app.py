@@ -92,13 +92,18 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        reason = exc.reason if role == "director" else masked(exc.reason, getattr(request.state, "named", set()))
+        if role == "director":
+            reason = exc.reason
+        elif exc.public is not None:
+            reason = exc.public  # the public twin's answer: rests on the public history only (referee.public_twin)
+        else:
+            reason = masked(exc.reason, getattr(request.state, "named", set()))
         return JSONResponse({"error": reason, "seq": exc.seq}, status_code=exc.status)
 
     @app.exception_handler(EngineFault)
     async def engine_fault(request: Request, exc: EngineFault) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        reason = exc.reason if role == "director" else masked(exc.reason, getattr(request.state, "named", set()))
+        reason = exc.reason if role == "director" else exc.public
         return JSONResponse({"error": reason, "seq": exc.seq}, status_code=500)
 
     @app.exception_handler(HTTPException)

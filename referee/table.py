@@ -30,6 +30,7 @@ from engine.match import Match
 from engine.options import OptionError
 from engine.record import match_header
 from referee.eventlog import EventLog, Row
+from referee.public_twin import PublicTwin
 
 # What the engine raises for an event that cannot have happened, and what a malformed event may raise on its way
 # through: all of them are refusals with a reason, never a crash of the table.
@@ -45,11 +46,14 @@ DEVICES = ("dealer", "camera")
 class Refused(Exception):
     """An attempt the table refused; ``seq`` is its row in the log (None: refused before it was logged)."""
 
-    def __init__(self, reason: str, seq: int | None = None, status: int = 409) -> None:
+    def __init__(self, reason: str, seq: int | None = None, status: int = 409, public: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seq = seq
         self.status = status
+        # What anyone but the director is told, when the reason may rest on hidden cards (referee.public_twin);
+        # None: the reason is public as it stands.
+        self.public = public
 
 
 @dataclass
@@ -86,6 +90,8 @@ class EngineFault(Exception):
         super().__init__(reason)
         self.reason = reason
         self.seq = seq
+        # A bug's text may name any card the engine held: the others are told only that it happened.
+        self.public = "the referee failed on this event (an engine fault); the director sees the details"
 
 
 def fault_text(exc: BaseException) -> str:
@@ -106,6 +112,9 @@ class TableSession:
         # Device modes: "machine"/"camera" when connected, "none" when the table has none, "lost" when it was lost.
         self.devices: dict[str, str] = {"dealer": dealer, "camera": camera}
         self.current: MatchState | None = None
+        # The public twin of the current match (referee.public_twin), made when a refusal first needs it and
+        # dropped whenever the effective events change other than by one accepted event.
+        self._twin: PublicTwin | None = None
         self.rebuild()
 
     # ---------------------------------------------------------------- rebuilding from the log
@@ -113,6 +122,7 @@ class TableSession:
     def rebuild(self) -> None:
         """The state from the log alone: the last match's effective events replayed (crash recovery)."""
         with self.lock:
+            self._twin = None
             rows = list(self.log.rows())
             for r in rows:
                 if r.kind == "status":
@@ -268,6 +278,7 @@ class TableSession:
             row = self.log.append(match_id, source, actor, "match", header)
             assert row.seq == match_id
             self.current = MatchState(row.seq, header, match)
+            self._twin = None
             self._notify({"kind": "match", "seq": row.seq, "match": row.seq, "event": header, "actor": actor})
             return self.current
 
@@ -285,11 +296,11 @@ class TableSession:
             except REFUSALS as exc:
                 why = describe(exc)
                 self._log_refusal(row, why)
-                # The engine may have changed part of its state before it refused: rebuild from the log.
-                self.rebuild()
+                # A refused event changes nothing in the engine (docs/engine-api.md: a refusal puts the hand back),
+                # so the state stands as it was: no rebuild from the log under the lock.
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
-                raise Refused(why, row.seq) from None
+                raise Refused(why, row.seq, public=self._twin_of(state).answer(event)) from None
             except Exception as exc:
                 why = fault_text(exc)
                 self._log_refusal(row, why)  # so that the log still replays (a restart would meet the bug again)
@@ -299,9 +310,16 @@ class TableSession:
                 raise EngineFault(why, row.seq) from exc
             state.seqs.append(row.seq)
             state.events.append(event)
+            if self._twin is not None:
+                self._twin.follow(event)
             self._notify({"kind": "game", "seq": row.seq, "match": state.id, "event": event, "actor": actor,
                           "source": source})
             return row
+
+    def _twin_of(self, state: MatchState) -> PublicTwin:
+        if self._twin is None:
+            self._twin = PublicTwin(state.header, state.events)
+        return self._twin
 
     def correct(
         self, kind: str, target: int, who: str, why: str, replacement: dict[str, Any] | None = None
@@ -339,6 +357,7 @@ class TableSession:
                               "actor": who, "source": "director"})
                 raise Refused(exc.reason, row.seq) from None
             self.current = new_state
+            self._twin = None
             self._notify({"kind": kind, "seq": row.seq, "match": state.id, "event": body, "actor": who, "why": why})
             return row
 
@@ -374,6 +393,7 @@ class TableSession:
             except REFUSALS as exc:
                 self._log_refusal(row, describe(exc))
                 self.current = self._rebuild_match(state.id, [r for r in self.log.rows() if r.match == state.id])
+                self._twin = None
                 raise Refused(describe(exc), status=409) from None
             state.rulings.append(dict(body, seq=row.seq, who=who, why=why, applied=True))
             state.seqs.append(row.seq)
