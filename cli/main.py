@@ -17,7 +17,7 @@ from importlib import metadata
 from cli.errors import UserError
 
 # The product's parts; each module exposes ``register(commands: Commands) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ("cli.replay", "cli.serve", "cli.dealer", "cli.vision")
+COMMAND_MODULES: tuple[str, ...] = ("cli.replay", "cli.serve", "cli.backup", "cli.dealer", "cli.vision")
 TOOLS_GROUP = "cardref.tools"
 
 # Sub-command groups shared by the product and the tools (``cardref dealer soak`` is a tool's).

@@ -42,6 +42,12 @@ def register(commands: Commands) -> None:
     p.add_argument("--data", metavar="DIR", type=Path, default=None,
                    help=f"the private directory of the event log and tokens (default {default_data_dir()})")
     p.add_argument("--players", metavar="NAMES", help="comma-separated names: start a match if none is running")
+    p.add_argument("--restore", metavar="BACKUP", type=Path,
+                   help="first put this backup of the event log (made by `cardref backup`) in place of the data "
+                        "folder's log (the old one is moved aside, never deleted)")
+    p.add_argument("--insecure", action="store_true",
+                   help="serve plain HTTP on a network address (tokens then travel in clear text); without it, "
+                        "any address but loopback is served over HTTPS with the table's own certificate")
     p.set_defaults(func=cmd_serve)
 
 
@@ -73,11 +79,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from referee.app import create_app
-    from referee.eventlog import EventLogError
+    from referee.eventlog import DataFolderError, private_dir, restore
+    from referee.http_guard import KEEP_ALIVE, MAX_CONNECTIONS, MAX_HEADER_BYTES, GuardedH11
+    from referee.tls import ensure_certificate, is_loopback, is_wildcard, local_addresses
 
     try:
+        if args.restore is not None:
+            last, aside = restore(private_dir(data), args.restore)
+            notes.append(f"restored the event log from {args.restore} (rows up to {last})"
+                         + (f"; the old log is kept in {aside}" if aside else ""))
         app = create_app(data, game=args.game, dealer="none", camera="none")
-    except EventLogError as exc:
+    except DataFolderError as exc:
         raise UserError(str(exc)) from None
     session = app.state.session
     # The log remembers the devices of the last run; this run says what this table has now.
@@ -96,18 +108,42 @@ def cmd_serve(args: argparse.Namespace) -> int:
             session.create_match(args.game, {}, names, 0, "director", "operator")
         except Refused as exc:
             raise UserError(f"--players: {exc.reason}") from None
-    url = f"http://{args.host}:{port}"
+    # What the tablets will type: the machine's real addresses for a wildcard host, never "0.0.0.0".
+    hosts = (local_addresses() or ["127.0.0.1"]) if is_wildcard(args.host) else [args.host]
+    ssl: dict[str, str] = {}
+    scheme = "http"
+    if not is_loopback(args.host):
+        if args.insecure:
+            notes.append("WARNING: plain HTTP on a network address: every page's address carries its token, and "
+                         "anyone on this network can read them (the director's too); drop --insecure for HTTPS")
+        else:
+            try:
+                cert = ensure_certificate(data, hosts)
+            except DataFolderError as exc:
+                raise UserError(str(exc)) from None
+            ssl = {"ssl_certfile": str(cert.cert), "ssl_keyfile": str(cert.key)}
+            scheme = "https"
+            app.state.tls_fingerprint = cert.fingerprint
+            notes.append(f"HTTPS with this table's own certificate: a browser asks once to trust it; its SHA-256 "
+                         f"fingerprint is {cert.fingerprint}")
+    urls = [f"{scheme}://{h if ':' not in h else '[' + h + ']'}:{port}" for h in hosts]
+    url = urls[0]
     tokens = app.state.tokens
     print(f"cardref serve: {args.game.replace('_', ' ')}; event log in {data} (private)")
     for note in notes:
         print(f"  note: {note}")
+    for other in urls[1:]:
+        print(f"  also at:      {other}")
     print(f"  table page:   {url}/table?token={tokens['table']}")
     print(f"  scoreboard:   {url}/scoreboard?token={tokens['public']}")
     print(f"  director:     {url}/director?token={tokens['director']}   (keep this one to yourself)")
     print(f"  API docs:     {url}/docs")
     print(f"listening on {url}", flush=True)
-    # No access log: a page's address carries its token.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio")
+    # No access log: a page's address carries its token. Idle and slow clients are closed and open connections
+    # capped (referee.http_guard), so they cannot use up the service's file descriptors.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio", http=GuardedH11,
+                            timeout_keep_alive=KEEP_ALIVE, limit_concurrency=MAX_CONNECTIONS,
+                            h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_graceful_shutdown=5, **ssl)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

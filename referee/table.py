@@ -298,6 +298,7 @@ class TableSession:
                 self._log_refusal(row, why)
                 # A refused event changes nothing in the engine (docs/engine-api.md: a refusal puts the hand back),
                 # so the state stands as it was: no rebuild from the log under the lock.
+                state.refused.append({"seq": row.seq, "why": why, "event": event, "actor": actor, "source": source})
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 raise Refused(why, row.seq, public=self._twin_of(state).answer(event)) from None
@@ -338,6 +339,14 @@ class TableSession:
             if kind == "undo" and old.kind not in ("game", "undo", "replace", "ruling"):
                 raise Refused(f"event {target} is a {old.kind} row; only table events and corrections are undone",
                               status=409)
+            if kind == "undo":
+                # One active undo per event: a second would make "undo that undo" leave the event undone still.
+                # Undoing an undo restores its event; the event can then be undone again (a new undo).
+                done = next((c for c in state.corrections
+                             if c["kind"] == "undo" and c["target"] == target and c.get("active")), None)
+                if done is not None:
+                    raise Refused(f"event {target} is already undone (by event {done['seq']}); to restore it, undo "
+                                  f"event {done['seq']}", status=409)
             if kind == "replace":
                 if old.kind != "game":
                     raise Refused(f"event {target} is a {old.kind} row; only table events are replaced", status=409)
