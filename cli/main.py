@@ -89,7 +89,8 @@ def main(argv: Sequence[str] | None = None, modules: Sequence[str] = COMMAND_MOD
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"cardref: {exc}", file=sys.stderr)
+        # One line, whatever the message holds (a database's own error text may span several).
+        print("cardref: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -66,7 +66,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # The dealing machine's driver and the camera pipeline are being built beside this service and their APIs are not
     # final: until they are joined here, the table runs in its degraded modes (hands unknown, plays on the page),
     # which the pages show.
-    notes = []
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -74,6 +73,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     sock.listen(64)
+    try:
+        return _serve(args, data, sock)
+    finally:
+        sock.close()
+
+
+def _serve(args: argparse.Namespace, data: Path, sock: socket.socket) -> int:
+    notes: list[str] = []
     port = sock.getsockname()[1]
 
     import uvicorn

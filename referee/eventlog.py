@@ -150,7 +150,8 @@ def check_database(db: sqlite3.Connection, where: Path) -> int:
     try:
         problems = [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
         if problems != ["ok"]:
-            raise EventLogError(f"{where}: the event log is damaged ({problems[0]}); {hint}")
+            first = (problems[0] or "").splitlines()[0] if problems else "no answer"
+            raise EventLogError(f"{where}: the event log is damaged ({first}); {hint}")
         columns = [r[1] for r in db.execute("PRAGMA table_info(events)").fetchall()]
         if columns != list(COLUMNS):
             raise EventLogError(f"{where}: not a cardref event log (its table 'events' has columns "
@@ -199,6 +200,12 @@ class EventLog:
             # FULL: each commit is on the disk (the WAL fsynced) before append() returns: a power cut loses nothing
             # that was acknowledged.
             self.db.execute("PRAGMA synchronous=FULL")
+            tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables - {"events"} or (not tables and (established or recorded is not None)):
+                # Another program's database, or ours with its table gone: never made into a new, empty log.
+                self.db.close()
+                raise EventLogError(f"{self.path}: not a cardref event log (its tables: "
+                                    f"{', '.join(sorted(tables)) or 'none'}); {hint}")
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise EventLogError(f"{self.path}: not an event log ({exc}); {hint}") from None
