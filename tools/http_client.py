@@ -3,6 +3,7 @@ crash soak), so they run on a plain install (httpx is a test dependency only).""
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -72,5 +73,6 @@ class Client:
                 return Response(answer.status, answer.read())
         except urllib.error.HTTPError as exc:
             return Response(exc.code, exc.read())
-        except (urllib.error.URLError, OSError) as exc:
-            raise TransportError(str(exc)) from exc
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+            # refused, reset, timed out, or an answer cut off by a server that died mid-reply
+            raise TransportError(f"{type(exc).__name__}: {exc}") from exc
