@@ -18,7 +18,7 @@ from cli.main import main as cardref
 from engine.match import Match
 from engine.simulate import random_event
 from referee.app import create_app
-from referee.eventlog import EventLog, length_file
+from referee.eventlog import EventLog
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,6 +87,10 @@ def sql(path, statement, args=()):
     db.close()
 
 
+def length_file(db):
+    return db.with_name(db.name + ".length")
+
+
 def damage(kind, d, tmp_path):
     """Make the data folder ``d`` (a table that has played) damaged in one way."""
     db = d / "events.sqlite"
@@ -129,11 +133,12 @@ def damage(kind, d, tmp_path):
     elif kind == "a status row without its device":
         sql(db, "INSERT INTO events (time, match, source, actor, kind, event) VALUES (0, 1, 's', 's', 'status', "
                 "'{\"event\": \"status\"}')")
-        length_file(db).unlink()
+        length_file(db).unlink(missing_ok=True)
     elif kind == "rows deleted (an old copy put back)":
         sql(db, "DELETE FROM events WHERE seq > 10")
     elif kind == "recorded length unreadable":
         length_file(db).write_text("garbage")
+        os.chmod(length_file(db), 0o600)
     elif kind == "tokens.json not JSON":
         (d / "tokens.json").write_text("{not json")
     elif kind == "tokens.json not UTF-8":

@@ -18,10 +18,9 @@ from fastapi.testclient import TestClient
 
 from engine.match import Match
 from engine.simulate import random_event
-from referee.api.auth import TokenFileError, load_tokens, role_for
+from referee.api.auth import load_tokens
 from referee.app import create_app
 from referee.eventlog import EventLog
-from referee.http_guard import GuardedH11
 from referee.table import Refused, TableSession
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,12 +35,16 @@ ROOT = Path(__file__).resolve().parents[2]
     ["p" * 24, "t" * 24, "d" * 24],
 ])
 def test_a_bad_tokens_file_is_refused(tmp_path, tokens):
+    from referee.api.auth import TokenFileError
+
     (tmp_path / "tokens.json").write_text(json.dumps(tokens))
     with pytest.raises(TokenFileError):
         load_tokens(tmp_path)
 
 
 def test_empty_tokens_never_make_a_tokenless_request_a_directors(tmp_path):
+    from referee.api.auth import TokenFileError
+
     data = tmp_path / "d"
     data.mkdir(mode=0o700)
     (data / "tokens.json").write_text(json.dumps({"public": "", "table": "", "director": ""}))
@@ -50,6 +53,8 @@ def test_empty_tokens_never_make_a_tokenless_request_a_directors(tmp_path):
 
 
 def test_role_for_compares_every_token():
+    from referee.api.auth import role_for
+
     tokens = {"public": "p" * 24, "table": "t" * 24, "director": "d" * 24}
     assert role_for(tokens, "d" * 24) == "director" and role_for(tokens, "t" * 24) == "table"
     assert role_for(tokens, "") is None and role_for(tokens, None) is None and role_for(tokens, "d" * 23) is None
@@ -170,6 +175,8 @@ def closed_by_server(sock, within):
 
 
 def test_idle_and_slow_connections_are_closed_and_open_ones_capped(tmp_path):
+    from referee.http_guard import GuardedH11
+
     class Quick(GuardedH11):
         request_timeout = 0.5
         max_connections = 20
