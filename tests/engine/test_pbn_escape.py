@@ -4,7 +4,7 @@ import random
 import re
 
 from engine.match import Match
-from engine.pbn import pbn, tag_value
+from engine.pbn import pbn
 from engine.record import match_header
 from engine.simulate import random_deal
 
@@ -25,4 +25,6 @@ def test_a_name_cannot_write_a_tag_of_its_own():
 
 
 def test_tag_value_escapes_backslash_and_quote():
+    from engine.pbn import tag_value
+
     assert tag_value('a"b\\c\nd') == 'a\\"b\\\\c d'
