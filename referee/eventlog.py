@@ -14,6 +14,13 @@ Kinds: ``match`` (a match starts; the record's header), ``game`` (a table record
 never applied), ``undo`` / ``replace`` (the director's corrections of event ``target``), ``ruling`` (the
 director accepts or rejects a renege call), ``status`` (a device lost or back), ``observation`` (what a device saw
 that is not a table event: the camera's unsure read, for the director).
+
+Nothing lost, nothing started empty: the last seq written is kept beside the log (``events.sqlite.length``); at
+start the log must pass SQLite's integrity check, hold our table only, have a JSON object of a known kind in every
+row, and be no shorter than that record; once the table has been used, a missing or empty log is refused too. Each
+refusal is one line naming the way back (``backup`` / ``restore`` below: ``cardref backup``, ``cardref serve
+--restore``). ``checkpoint`` folds the WAL into the database file (the service calls it on a schedule and at its
+stop), so after a clean stop the database file alone is the whole log.
 """
 
 from __future__ import annotations
