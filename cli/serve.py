@@ -87,7 +87,7 @@ def _serve(args: argparse.Namespace, data: Path, sock: socket.socket) -> int:
 
     from referee.app import create_app
     from referee.eventlog import DataFolderError, private_dir, restore
-    from referee.http_guard import KEEP_ALIVE, MAX_CONNECTIONS, MAX_HEADER_BYTES, GuardedH11
+    from referee.http_guard import uvicorn_config
     from referee.tls import ensure_certificate, is_loopback, is_wildcard, local_addresses
 
     try:
@@ -146,11 +146,9 @@ def _serve(args: argparse.Namespace, data: Path, sock: socket.socket) -> int:
     print(f"  director:     {url}/director?token={tokens['director']}   (keep this one to yourself)")
     print(f"  API docs:     {url}/docs")
     print(f"listening on {url}", flush=True)
-    # No access log: a page's address carries its token. Idle and slow clients are closed and open connections
-    # capped (referee.http_guard), so they cannot use up the service's file descriptors.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio", http=GuardedH11,
-                            timeout_keep_alive=KEEP_ALIVE, limit_concurrency=MAX_CONNECTIONS,
-                            h11_max_incomplete_event_size=MAX_HEADER_BYTES, timeout_graceful_shutdown=5, **ssl)
+    # Idle and slow clients are closed and open connections capped (referee.http_guard), so they cannot use up the
+    # service's file descriptors; no access log (a page's address carries its token).
+    config = uvicorn_config(app, **ssl)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

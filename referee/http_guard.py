@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_TIMEOUT = 10.0  # seconds for a whole request to arrive, from the connection or the previous response
@@ -64,3 +65,15 @@ class GuardedH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+def uvicorn_config(app: object, *, request_timeout: float = REQUEST_TIMEOUT, max_connections: int = MAX_CONNECTIONS,
+                   **kwargs: object) -> uvicorn.Config:
+    """The service's uvicorn settings: the guard, the keep-alive limit, the connection cap, the head size; no
+    access log (a page's address carries its token). ``kwargs`` go to ``uvicorn.Config`` (the TLS files...)."""
+    guard = type("Guard", (GuardedH11,), {"request_timeout": request_timeout, "max_connections": max_connections})
+    options: dict[str, object] = {"log_level": "warning", "access_log": False, "ws": "websockets-sansio",
+                                  "timeout_keep_alive": KEEP_ALIVE, "limit_concurrency": max_connections,
+                                  "h11_max_incomplete_event_size": MAX_HEADER_BYTES, "timeout_graceful_shutdown": 5}
+    options.update(kwargs)
+    return uvicorn.Config(app, http=guard, **options)  # type: ignore[arg-type]

@@ -8,14 +8,14 @@ from dealer_protocol.framing import crc16, decode_frame, encode_frame
 
 
 def test_crc_from_four_threads_at_once():
-    bodies = [bytes([i]) * 50 for i in range(256)]
+    bodies = [bytes([i]) * 200 for i in range(128)]
     expected = [crc16(b) for b in bodies]
     wrong = [0]
     old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)  # switch threads as often as the interpreter allows: the race shows at once
+    sys.setswitchinterval(1e-4)  # switch threads as often as the interpreter allows: the race shows at once
     try:
         def work():
-            for _ in range(6):
+            for _ in range(4):
                 for b, e in zip(bodies, expected, strict=True):
                     if crc16(b) != e or decode_frame(encode_frame(b)[:-1]) != b:
                         wrong[0] += 1

@@ -141,11 +141,13 @@ def test_an_ignored_field_is_not_logged_nor_repeated(tmp_path):
 
 
 class ServerThread:
-    """A real uvicorn server with the guard, in a thread."""
+    """The service's own uvicorn settings (``referee.http_guard.uvicorn_config``, as ``serve`` uses them), in a
+    thread, with a short request deadline."""
 
     def __init__(self, app, **kwargs):
-        self.config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", http=kwargs.pop("http"),
-                                     timeout_keep_alive=1, **kwargs)
+        from referee.http_guard import uvicorn_config
+
+        self.config = uvicorn_config(app, host="127.0.0.1", log_level="error", **kwargs)
         self.server = uvicorn.Server(self.config)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
@@ -175,14 +177,8 @@ def closed_by_server(sock, within):
 
 
 def test_idle_and_slow_connections_are_closed_and_open_ones_capped(tmp_path):
-    from referee.http_guard import GuardedH11
-
-    class Quick(GuardedH11):
-        request_timeout = 0.5
-        max_connections = 20
-
     app = create_app(tmp_path / "d")
-    with ServerThread(app, http=Quick) as srv:
+    with ServerThread(app, request_timeout=0.5, max_connections=20) as srv:
         idle = socket.create_connection(("127.0.0.1", srv.port))
         slow = socket.create_connection(("127.0.0.1", srv.port))
         slow.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\n")  # the head never finished
