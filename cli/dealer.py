@@ -10,9 +10,10 @@ import argparse
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from cli.args import probability
 from cli.errors import UserError
@@ -20,7 +21,7 @@ from dealer_protocol.cards import parse_card
 from dealer_protocol.security import load_key
 from engine.match import GAMES, deal_pattern, deck_for
 from firmware_bridge.driver import Timeouts
-from firmware_bridge.errors import DealerError
+from firmware_bridge.errors import DealerError, DeckError
 
 if TYPE_CHECKING:
     from cli.main import Commands
@@ -161,21 +162,93 @@ def cmd_deal(args: argparse.Namespace) -> int:
         dealer = SimpleDealer.open(args.port, key, timeouts=timeouts)
     except DealerError as exc:
         raise _user_error(f"--port {args.port}: {exc}") from None
+    deck = deck_for(args.game)
+    progress = Progress(sys.stderr)
+    dealer.on_busy(progress.busy)
+    dealer.on_card(progress.card)
     try:
-        count = dealer.load(deck_for(args.game))
+        progress.start(f"checking the deck ({len(deck)} cards)", len(deck))
+        try:
+            count = dealer.load(deck)
+        except DeckError as exc:
+            from referee.dealer import deck_check_text
+
+            progress.end()
+            raise _user_error(f"{deck_check_text(args.game, exc.detail)}\n  (the machine: {exc})") from None
         if board is not None:
+            progress.start(f"dealing the board ({len(board)} cards)", len(board), cards=True)
             result = dealer.deal_file(board)
         else:
             if not args.no_shuffle:
+                progress.start("shuffling", len(deck))
                 dealer.shuffle()
+            progress.start(f"dealing {sum(pattern)} cards", sum(pattern), cards=True)
             result = dealer.deal(pattern)
+        progress.end()
     except DealerError as exc:
+        progress.end()
         raise _user_error(str(exc)) from None
     finally:
         dealer.close()
     _print_pockets(result.pockets, result.state.hopper, pattern, args.game, args.players)
     print(f"deck verified: {count} cards read", file=sys.stderr)
     return 0
+
+
+class Progress:
+    """How far the machine is, on stderr: a real deal takes half a minute (about two cards a second), which should
+    not look like a hang. On a terminal one line counts up in place; elsewhere (a log) a line per quarter."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.tty = out.isatty()
+        self.label = ""
+        self.total = 0
+        self.cards = False  # count the cards read (a deal) rather than the machine's busy reports
+        self.dealt = 0
+        self.shown = -1
+        self.lock = threading.Lock()
+
+    def start(self, label: str, total: int, cards: bool = False) -> None:
+        with self.lock:
+            self._close_line()
+            self.label, self.total, self.cards, self.dealt, self.shown = label, total, cards, 0, -1
+            self._show(0)
+
+    def busy(self, _cmd_id: int, done: int, total: int) -> None:
+        """The machine's progress report (the deck check and the shuffle count their cards)."""
+        if not self.cards and total:
+            with self.lock:
+                self.total = total
+                self._show(done)
+
+    def card(self, _cmd_id: int, _pocket: int, _card: str | None) -> None:
+        """A card read on its way to a pocket (never named here: this line is on the operator's screen)."""
+        if self.cards:
+            with self.lock:
+                self.dealt += 1
+                self._show(self.dealt)
+
+    def end(self) -> None:
+        with self.lock:
+            self._close_line()
+            self.label = ""
+
+    def _show(self, done: int) -> None:
+        if self.tty:
+            self.out.write(f"\r{self.label}... {done}/{self.total}")
+        else:
+            quarter = 4 * done // self.total if self.total else 0
+            if quarter == self.shown:
+                return
+            self.shown = quarter
+            self.out.write(f"{self.label}... {done}/{self.total}\n")
+        self.out.flush()
+
+    def _close_line(self) -> None:
+        if self.tty and self.label:
+            self.out.write("\n")
+            self.out.flush()
 
 
 def _print_pockets(

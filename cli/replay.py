@@ -18,8 +18,11 @@ if TYPE_CHECKING:
 
 
 def register(commands: Commands) -> None:
-    p = commands.add("replay", help="replay a table record and print the result JSON")
-    p.add_argument("record", help="a table record (JSON Lines, CONVENTIONS.md), or - for standard input")
+    p = commands.add("replay", help="replay a table record and print the result JSON (exit 2: it cannot have "
+                                    "happened); a record that stops in the middle of a hand is reported on stderr")
+    p.add_argument("record", help="a table record (JSON Lines, docs/record-format.md), or - for standard input")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when the record stops in the middle of a hand (a copy taken during play, a crash)")
     p.set_defaults(func=cmd_replay)
 
 
@@ -65,4 +68,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordError as exc:
         raise UserError(f"{args.record}: {exc}") from None
     print(json.dumps(match.result()))
+    hand = match.hand
+    finished = sum(1 for h in match.hands if h.is_terminal())
+    if not match.is_terminal() and hand.phase != "deal":
+        # A record cut off mid-hand (a crash, a copy taken during play) is still a true record of what happened so
+        # far, so its result is printed as usual; the warning says that the hand in play is not in it.
+        print(f"cardref replay: {args.record}: INCOMPLETE: the record stops in the middle of hand {hand.number} "
+              f"({hand.phase} phase); the result covers the {finished} finished hand(s) only",
+              file=sys.stderr)
+        return 1 if args.strict else 0
     return 0

@@ -38,6 +38,37 @@ class Option:
         return value
 
 
+    def from_text(self, text: str) -> Any:
+        """The value written as text (a command line's ``target=32``, ``reverse=true``), checked."""
+        t = text.strip()
+        if self.choices is None:
+            try:
+                return self.check(int(t))
+            except ValueError:
+                raise OptionError(f"option {self.name!r} = {t!r} is not allowed; allowed: {self.allowed()}") from None
+        words = t.lower()
+        for choice in self.choices:
+            if words == _show(choice).strip('"').lower():
+                return choice
+            if isinstance(choice, bool) and words in (TRUE_WORDS if choice else FALSE_WORDS):
+                return choice
+        raise OptionError(f"option {self.name!r} = {t!r} is not allowed; allowed: {self.allowed()}")
+
+
+def from_texts(game: str, given: Mapping[str, str]) -> dict[str, Any]:
+    """Options written as text (``{"target": "32"}``) read by their kind; unknown names and bad values are
+    OptionErrors naming the allowed ones. Only the options given are returned (``validate`` adds the defaults)."""
+    if game not in SPECS:
+        raise OptionError(f"unknown game {game!r}; allowed: {', '.join(SPECS)}")
+    specs = {o.name: o for o in SPECS[game]}
+    out: dict[str, Any] = {}
+    for name, text in given.items():
+        if name not in specs:
+            raise OptionError(f"{game} has no option {name!r}; its options: {', '.join(sorted(specs))}")
+        out[name] = specs[name].from_text(text)
+    return out
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -47,6 +78,8 @@ def _show(value: Any) -> str:
 
 
 BOOL = (False, True)
+TRUE_WORDS: tuple[str, ...] = ("true", "yes", "on", "1")
+FALSE_WORDS: tuple[str, ...] = ("false", "no", "off", "0")
 
 COMMON = (Option("renege_correctable", True, BOOL),)
 

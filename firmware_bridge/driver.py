@@ -173,6 +173,7 @@ class Dealer:
         self._pending: dict[int, _Pending] = {}
         self._next_id = random.getrandbits(31) + 1  # ids of another host process do not collide
         self._card_listeners: list[Callable[[int, int, str | None], None]] = []
+        self._busy_listeners: list[Callable[[int, int, int], None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._up = asyncio.Event()
         self._down = asyncio.Event()
@@ -229,6 +230,11 @@ class Dealer:
     def on_card(self, listener: Callable[[int, int, str | None], None]) -> None:
         """Call ``listener(cmd_id, pocket, card)`` for each card read, as it is reported (once per card)."""
         self._card_listeners.append(listener)
+
+    def on_busy(self, listener: Callable[[int, int, int], None]) -> None:
+        """Call ``listener(cmd_id, done, total)`` for each progress report of a long command (the deck check, the
+        shuffle, a deal: the machine sends one a few times a second), so a program can show how far it is."""
+        self._busy_listeners.append(listener)
 
     # The link
 
@@ -447,6 +453,9 @@ class Dealer:
                 pend.reads[msg.index] = (msg.pocket, msg.card)
                 for listener in self._card_listeners:
                     listener(msg.cmd_id, msg.pocket, msg.card)
+            if isinstance(msg, Busy):
+                for progress in self._busy_listeners:
+                    progress(msg.cmd_id, msg.done, msg.total)
             pend.queue.put_nowait(msg)
 
     # Commands

@@ -79,6 +79,10 @@ class SimpleDealer:
         """Call ``listener(cmd_id, pocket, card)`` per card read (from the loop's thread)."""
         self.dealer.on_card(listener)
 
+    def on_busy(self, listener: Callable[[int, int, int], None]) -> None:
+        """Call ``listener(cmd_id, done, total)`` per progress report of a long command (from the loop's thread)."""
+        self.dealer.on_busy(listener)
+
     def ping(self) -> None:
         """A round trip."""
         self._run(self.dealer.ping())

@@ -28,7 +28,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from referee.api import director_routes, live, public_routes, table_routes
+from referee.api import director_routes, join, live, public_routes, table_routes
 from referee.api.auth import load_tokens
 from referee.api.privacy import masked
 from referee.eventlog import EventLog, EventLogError, private_dir, recover_hint
@@ -89,8 +89,9 @@ def create_app(
     app.state.hub = hub
     app.state.game = game
     app.state.dealer_bridge = None
+    app.state.join_url = None  # the address tablets can reach, when `cardref serve --lan` found one
     _error_handlers(app)
-    for module in (table_routes, director_routes, public_routes, live):
+    for module in (table_routes, director_routes, join, public_routes, live):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=public_routes.WEB), name="static")
     app.mount("/docs-static", StaticFiles(directory=public_routes.swagger_ui_dir()), name="docs-static")
@@ -122,9 +123,9 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        if role == "director":
-            reason = exc.reason
-        elif exc.public is not None:
+        if role == "director" or exc.public is True:
+            reason = exc.reason  # the director's, or a reason that names no hidden card (a deck check)
+        elif isinstance(exc.public, str):
             reason = exc.public  # the public twin's answer: rests on the public history only (referee.public_twin)
         else:
             reason = masked(exc.reason, getattr(request.state, "named", set()))

@@ -77,8 +77,12 @@ class CameraBridge:
                                   "detail": f"read {event.code}, not entered: {self.wrong_mat}"}, "camera", "camera")
         elif kind == "card_played" and event.seat is not None and event.code is not None:
             try:
-                row = self.session.submit({"event": "play", "seat": event.seat, "card": event.code}, "camera",
-                                          "camera")
+                # The read carries its source and confidence (docs/engine-api.md, sensor reads): a call resting on it
+                # stays revisable until the hand's cards are all accounted for.
+                play: dict[str, Any] = {"event": "play", "seat": event.seat, "card": event.code, "source": "camera"}
+                if getattr(event, "confidence", None) is not None:
+                    play["confidence"] = round(float(event.confidence), 3)
+                row = self.session.submit(play, "camera", "camera")
                 self.plays.append(row.seq)
                 seq = row.seq
             except Refused as exc:
@@ -125,10 +129,16 @@ class CameraBridge:
 
 
 def open_camera(session: TableSession, source: str, deck_dir: str | None) -> CameraBridge:
-    """A bridge for a camera index, a video file or a folder of frames, reading with an enrolled deck (or the
-    recogniser's generic mode)."""
+    """A bridge for a camera index, a video file or a folder of frames, reading with an enrolled deck (a folder of
+    card images, or the ``.npz`` file ``cardref vision enroll`` writes; without one, the recogniser's generic
+    mode)."""
+    from pathlib import Path
+
     from vision import deck as decklib
     from vision import play, recognise
 
-    enrolled = decklib.enroll_dir(deck_dir) if deck_dir else None
+    if deck_dir and Path(deck_dir).is_file():
+        enrolled = decklib.Deck.load(deck_dir)
+    else:
+        enrolled = decklib.enroll_dir(deck_dir) if deck_dir else None
     return CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))

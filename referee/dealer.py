@@ -44,6 +44,7 @@ class DealerBridge:
 
     def _deal(self, dealer_error: type[BaseException], source: str, actor: str) -> int:
         from engine.match import deal_pattern, deck_for
+        from firmware_bridge.errors import DeckError
 
         state = self.session.current
         if state is None:
@@ -55,14 +56,20 @@ class DealerBridge:
         n = match.n_players
         try:
             pattern = deal_pattern(match.game, n)
-            self.dealer.load(deck_for(match.game))
+            try:
+                self.dealer.load(deck_for(match.game))
+            except DeckError as exc:
+                # The deck is wrong, not the machine: it stays joined. Before the shuffle the deck's content is no
+                # secret, so every role reads the cards named (a player fixes the deck).
+                raise Refused(deck_check_text(match.game, exc.detail), status=409, public=True) from None
             self.dealer.shuffle()
             result = self.dealer.deal(pattern)
         except (dealer_error, *MACHINE_FAULTS) as exc:
             self.session.set_device("dealer", "lost", "dealer", actor, f"the dealing machine failed: {exc}")
             raise Refused(f"the dealing machine failed ({exc}); deal by hand", status=503) from None
         pockets = [list(p) for p in result.pockets]
-        event: dict[str, Any] = {"event": "deal", "dealer": hand.dealer, "hands": pockets[:n]}
+        # The machine's reads carry their source (docs/engine-api.md, sensor reads): a read may be wrong.
+        event: dict[str, Any] = {"event": "deal", "dealer": hand.dealer, "hands": pockets[:n], "source": "dealer"}
         key = hand.extra_key()
         if key == "kitty":
             event["kitty"] = pockets[4]
@@ -136,6 +143,33 @@ class DealerBridge:
                           f"with cards (null for each card not seen)", status=503) from None
         reads = [c for p, c in result.reads if p == pocket]
         return list(reads) if len(reads) == n else list(result.pockets[pocket][-n:])
+
+
+FULL_DECK_EXTRAS = frozenset(f"{r}{s}" for r in "2345678" for s in "SHDC") | {"BJ", "LJ"}
+
+
+def deck_check_text(game: str, detail: Any) -> str:
+    """A failed deck check in words: which cards are missing, which are too many, what to do. A Bid Euchre table
+    loaded with a whole deck is told to take out the 2-8s and the jokers (RULINGS.md: Bid Euchre's 24 cards)."""
+    def named(cards: tuple[str | None, ...]) -> str:
+        return " ".join(c or "(unreadable)" for c in cards)
+
+    parts = []
+    if detail.missing:
+        parts.append(f"missing: {named(detail.missing)} (find them and add them)")
+    if game == "bid_euchre" and detail.extra and set(detail.extra) <= FULL_DECK_EXTRAS:
+        parts.append("take out the 2-8s and the jokers (Bid Euchre is played with the 24 cards from the 9 up)")
+    elif detail.extra:
+        parts.append(f"not in this game's deck: {named(detail.extra)} (take them out)")
+    if detail.duplicate:
+        parts.append(f"twice: {named(detail.duplicate)} (take the second copy out)")
+    if detail.foreign:
+        parts.append(f"from another deck: {named(detail.foreign)} (take them out)")
+    if not parts:
+        parts.append("the deck is not the game's")
+    if detail.extra or detail.foreign or detail.duplicate:
+        parts.append("the machine put the cards it refused in its reject tray")
+    return "the deck check failed: " + "; ".join(parts) + ". Load the deck again and deal."
 
 
 def pitch_refill_due(hand: Any, seat: int) -> int:

@@ -89,9 +89,10 @@ class PublicTwin:
     def follow(self, event: dict[str, Any]) -> None:
         """The table accepted ``event``: the twin takes its public form. A twin that cannot follow (the public
         form of an event it has no rule for) stops; from then on every hidden-dependent answer is the fixed one."""
-        if self.match is None or event.get("event") == "ruling":
-            # The director's rulings are kept out: they score calls (suspicions among them, which are the
-            # director's), and no table event's legality rests on them.
+        if self.match is None or event.get("event") in ("ruling", "conflict"):
+            # The director's rulings and the referee's conflicts of sensor reads are kept out: they score or
+            # withdraw calls (suspicions among them, which are the director's), and no table event's legality
+            # rests on them.
             return
         try:
             self.match.apply(public_form(event))

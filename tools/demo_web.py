@@ -5,12 +5,13 @@
   is dealt by ``POST /api/deal/machine``, the hands as the machine read them;
 - four scripted players (those of the terminal demo, who now and then renege): bids, declarations and the game's
   other events come from the table's tablet (the REST API, the table's token);
-- the synthetic camera: each trick is rendered frame by frame (``tools.synth``) and fed to the play detector, whose
-  reads become the plays (``referee.camera``); a card it cannot read is entered by the demo's director, as a real
-  one would. Without the development decks (``../shared/decks``) the plays are entered on the tablet instead.
+- the synthetic camera: each trick is rendered frame by frame (``tools.synth``) with a deck drawn from nothing
+  (``tools.drawn_deck``, so a bare clone has one) and fed to the play detector, whose reads become the plays
+  (``referee.camera``); a card it cannot read is entered by the demo's director, as a real one would.
 
 Open the printed table page to watch, the director's console to see each call with its proof and its camera frame.
-It stops by itself after ``--hands`` hands (or the match's end) and a short linger, or on Ctrl-C.
+It stops by itself after ``max_hands`` hands (the match is played to a target the demo does not reach first), or on
+Ctrl-C; ``linger`` keeps the pages up that many seconds more.
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ from tools.service_soak import endpoint
 # The scripted players slip more often here than in the terminal demo: a short demo should show a renege call.
 RENEGE_RATE = 0.08
 
-DECKS = Path(__file__).resolve().parents[2] / "shared" / "decks"
+# A target the demo's hands do not reach: the match goes on for every hand shown (a renege's penalty alone may
+# give a side seven points, Bid Whist's default target, in the first hand).
+TARGETS = {"bid_whist": 100, "bid_euchre": 500, "pitch": 500}
 
 
-def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 0.5, linger: float = 15.0,
-        max_hands: int = 3) -> int:
-    """Serve on 127.0.0.1:``port`` and play; returns the exit code."""
+def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 0.5, linger: float = 0.0,
+        max_hands: int = 3, camera: bool = True) -> int:
+    """Serve on 127.0.0.1:``port`` and play; returns the exit code. ``camera=False``: plays entered on the tablet
+    (the rendering and reading of every trick is most of the demo's time)."""
     import uvicorn
 
     from cli.errors import UserError
@@ -57,13 +61,16 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
         raise UserError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror} (try --port)") from None
     sock.listen(64)
     port = sock.getsockname()[1]
-    sim, camera = None, None
+    sim, bridge = None, None
     notes = []
     try:
         sim, note = start_machine(app, game, seed)
         notes.append(note)
-        camera, note = start_camera(session)
-        notes.append(note)
+        if camera:
+            bridge, note = start_camera(session)
+            notes.append(note)
+        else:
+            notes.append("camera: none; plays entered on the tablet")
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
@@ -78,12 +85,15 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
         print(f"  scoreboard:           {url}/scoreboard?token={tokens['public']}")
         print("Ctrl-C stops it.", flush=True)
         try:
-            play_match(url, tokens, game, seed, pace, max_hands, camera)
-            if camera is not None:
-                print(f"The camera read {len(camera.plays)} plays; the director entered the cards it was unsure "
+            play_match(url, tokens, game, seed, pace, max_hands, bridge)
+            if bridge is not None:
+                print(f"The camera read {len(bridge.plays)} plays; the director entered the cards it was unsure "
                       "of (see the console).", flush=True)
-            print(f"Done; the pages stay up {linger:.0f} s more.", flush=True)
-            time.sleep(linger)
+            if linger > 0:
+                print(f"Done; the pages stay up {linger:.0f} s more.", flush=True)
+                time.sleep(linger)
+            else:
+                print(f"Done: {max_hands} hand{'s' if max_hands != 1 else ''} played; the service stops.", flush=True)
         except KeyboardInterrupt:
             print("\nstopped")
         finally:
@@ -91,9 +101,9 @@ def run(game: str = "bid_whist", seed: int = 7, port: int = 8000, pace: float = 
             thread.join(10)
     finally:
         # The host side first, so that closing the simulator is not taken for a pulled cable.
-        bridge = app.state.dealer_bridge
-        if bridge is not None:
-            bridge.dealer.close()
+        machine = app.state.dealer_bridge
+        if machine is not None:
+            machine.dealer.close()
         if sim is not None:
             sim.close()
         tmp.cleanup()
@@ -117,20 +127,19 @@ def start_machine(app: Any, game: str, seed: int) -> tuple[Any, str]:
 
 
 def start_camera(session: Any) -> tuple[Any, str]:
-    """The synthetic camera's play detector joined to the table, or None without the development decks."""
-    if not (DECKS / "tango" / "AS.png").exists():
-        session.set_device("camera", "none", "system", "demo", "no development decks: plays entered on the tablet")
-        return None, f"camera: none (no decks at {DECKS}); plays entered on the tablet"
+    """The synthetic camera's play detector joined to the table, its deck drawn by ``tools.drawn_deck``."""
     from referee.camera import CameraBridge
-    from tools import synth
+    from tools.drawn_deck import drawn_deck
     from vision import deck as decklib
     from vision import play, recognise
 
-    images = synth.load_deck(str(DECKS / "tango"))
-    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(decklib.enroll_dir(str(DECKS / "tango")))))
+    images = drawn_deck()
+    enrolled = decklib.enroll_images(images, "drawn", "tools/drawn_deck.py")
+    bridge = CameraBridge(session, play.PlayDetector(recognise.Recogniser(enrolled)))
     bridge.images = images  # type: ignore[attr-defined]
-    session.set_device("camera", "ok", "system", "demo", "synthetic camera")
-    return bridge, "camera: synthetic, each trick rendered frame by frame and read by the play detector"
+    session.set_device("camera", "ok", "system", "demo", "synthetic camera, drawn deck")
+    return bridge, ("camera: synthetic, each trick rendered frame by frame and read by the play detector; the deck "
+                    "is drawn by the demo itself (tools/drawn_deck.py: plain standard-index cards)")
 
 
 def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: float, max_hands: int,
@@ -143,8 +152,8 @@ def play_match(url: str, tokens: dict[str, str], game: str, seed: int, pace: flo
     table = {"Authorization": "Bearer " + tokens["table"]}
     with http_client.Client(base_url=url, timeout=30) as client:
         first = rng.randrange(4)
-        client.post("/api/matches", headers=director, json={"game": game, "players": names,
-                                                            "first_dealer": first}).raise_for_status()
+        client.post("/api/matches", headers=director, json={"game": game, "players": names, "first_dealer": first,
+                                                            "options": {"target": TARGETS[game]}}).raise_for_status()
         mirror = sync(client, director)
         trick_no = 0
         while not mirror.is_terminal():
@@ -214,7 +223,7 @@ def play_trick(client: http_client.Client, director: dict[str, str], mirror: Mat
         if hand.trick is None or not hand.trick.cards:
             break
     if any(code in ("BJ", "LJ") for _, code in cards):
-        seen: list[tuple[int, str]] = []  # the synthetic decks have no jokers: the tablet enters this trick
+        seen: list[tuple[int, str]] = []  # jokers are not rendered into the scenes: the tablet enters this trick
     else:
         before = len(camera.plays)
         for frame, _ in synth.play_video(camera.images, [cards], seed=trick_no, fps=10, seats=mirror.n_players):

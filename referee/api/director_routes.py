@@ -79,8 +79,11 @@ def event_log(request: Request, role: DirectorRole, after: Annotated[int, Query(
 
 @router.get("/api/matches", responses=ERRORS)
 def matches(request: Request, role: DirectorRole) -> list[dict[str, Any]]:
+    """The table's matches in order: ``number`` is what people call them (match 1, 2...), ``id`` what the API
+    takes (the seq of the match's row in the log)."""
     log = session_of(request).log
-    return [{"id": m, **(log.get(m).event if log.get(m) else {})} for m in log.matches() if m]
+    ids = [m for m in log.matches() if m]
+    return [{"id": m, "number": n, **(log.get(m).event if log.get(m) else {})} for n, m in enumerate(ids, 1)]
 
 
 @router.get("/api/export/record", responses=ERRORS, response_class=PlainTextResponse)

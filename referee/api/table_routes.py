@@ -35,7 +35,8 @@ def create_match(body: MatchRequest, request: Request, role: TableRole) -> Accep
     session = session_of(request)
     cur = session.current
     if role != "director" and cur is not None and not cur.match.is_terminal():
-        raise HTTPException(409, f"match {cur.id} is still being played: only the director can start another")
+        raise HTTPException(409, f"match {session.match_number(cur.id)} is still being played: only the director "
+                                 "can start another")
     game = body.game or request.app.state.game
     st = session.create_match(game, body.options, body.players, body.first_dealer, role, role)
     return Accepted(seq=st.id, state=view(session, role))

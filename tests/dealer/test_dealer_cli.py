@@ -1,6 +1,7 @@
 """The ``cardref dealer`` commands, run through the product's real entry point."""
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -214,3 +215,22 @@ def test_after_a_fault_the_operator_resumes_from_the_command_line(key_file, caps
             "pocket 4 ( 6)",
         ]
         assert main(["dealer", "abort", *common]) == 0
+
+
+@pytest.mark.timeout(60)
+def test_dealer_deal_shows_its_progress_and_a_euchre_deck_check_says_what_to_take_out(key_file, capsys):
+    """A real deal takes half a minute: each step says what it is doing and the deal counts its cards (on stderr,
+    a line per quarter when it is not a terminal), before the pockets are printed."""
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True, deck=deck_for("bid_whist")) as sim:
+        assert main(["dealer", "deal", "--port", sim.path, "--game", "bid_whist", "--key-file", str(key_file)]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    steps = [line.split("...")[0] for line in lines if "..." in line]
+    assert steps[0] == "checking the deck (54 cards)" and "shuffling" in steps
+    assert steps[-1] == "dealing 54 cards" and lines[-2] == "dealing 54 cards... 54/54"
+    assert [line for line in lines if line.startswith("dealing")] == [
+        f"dealing 54 cards... {n}/54" for n in (0, 14, 27, 41, 54)]
+    assert len(out.split()) > 54 and not re.search(r"\b(?:[2-9TJQKA][SHDC]|BJ|LJ)\b", err)  # no card named
+    with SimulatedDealer(load_key(key_file), seed=1, fast=True) as sim:  # a whole deck, asked for euchre
+        assert main(["dealer", "deal", "--port", sim.path, "--game", "bid_euchre", "--key-file", str(key_file)]) == 2
+    assert "take out the 2-8s and the jokers" in capsys.readouterr().err

@@ -189,9 +189,13 @@ def test_the_conventions_example_record_is_accepted(tmp_path, capsys):
     ]
     path = write(tmp_path, lines)
     code, out, err = run_main(path, capsys)
-    assert (code, err) == (0, "")
+    # Cut off mid-hand: the result (no finished hand) and a warning that says so; --strict makes it an exit 1.
+    assert code == 0 and "INCOMPLETE: the record stops in the middle of hand 1 (play phase)" in err
+    assert "0 finished hand(s)" in err
     assert json.loads(out) == {"game": "bid_whist", "hands": [], "scores": [0, 0], "winner": None}
     assert run_cli(path)[0] == 0
+    assert main(["replay", "--strict", str(path)]) == 1
+    assert "INCOMPLETE" in capsys.readouterr().err
 
 
 def shapes_of(lines: list[dict]) -> set[str]:
@@ -270,7 +274,7 @@ def test_a_bare_bid_number_is_high_in_bid_whist(tmp_path, capsys):
     lines = [header(), bw_deal(), {"event": "bid", "seat": 1, "bid": "4"}, {"event": "bid", "seat": 2, "bid": "pass"},
              {"event": "bid", "seat": 3, "bid": "4 low"}, {"event": "bid", "seat": 0, "bid": "pass"}]
     code, _, err = run_main(write(tmp_path, lines), capsys)
-    assert (code, err) == (0, "")
+    assert code == 0 and "INCOMPLETE" in err
     lines[4] = {"event": "bid", "seat": 3, "bid": "4 high"}  # "4" is "4 high": a second 4 high does not beat it
     code, _, err = run_main(write(tmp_path, lines), capsys)
     assert code == 2 and "line 5:" in err and "does not beat the standing bid" in err
