@@ -104,7 +104,7 @@ class PublicTwin:
         alone refuses it, else the fixed text. Depends on the public history and the request only."""
         if self.match is None:
             return fixed_text(event)
-        trial = copy.deepcopy(self.match)  # the twin must not move: an event it accepts was refused for real
+        trial = _trial_copy(self.match)  # the twin must not move: an event it accepts was refused for real
         try:
             trial.apply(event)
         except IllegalEvent as exc:
@@ -112,3 +112,13 @@ class PublicTwin:
         except Exception:  # noqa: BLE001 - an engine fault on the twin says nothing public
             return fixed_text(event)
         return fixed_text(event)
+
+
+def _trial_copy(match: Match) -> Match:
+    """A copy of ``match`` that a table event may be tried on: a table event changes only the current hand, the
+    totals and the winner (and may start a hand), so the finished hands are shared, not copied (a whole copy
+    grew with the match: 7.7 ms per refusal late in a match)."""
+    trial = copy.copy(match)
+    trial.hands = [*match.hands[:-1], copy.deepcopy(match.hands[-1])]
+    trial.scores = list(match.scores)
+    return trial
