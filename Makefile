@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_VENV := .venv-bench
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean firmware
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy engine
 
+# The dealer firmware (ATmega2560) and its emulator harness: Debian's gcc-avr, avr-libc and libsimavr-dev.
+firmware:
+	$(MAKE) -C hardware/firmware
+
+# tests/firmware builds the firmware itself; it is skipped (with the reason) where the toolchain is missing,
+# and fails in CI, which installs it.
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
@@ -35,4 +41,4 @@ bench: $(STAMP)
 	cd /tmp && $(CURDIR)/$(BENCH_VENV)/bin/cardref bench engine
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info hardware/firmware/build

@@ -55,15 +55,30 @@ def _key(args: argparse.Namespace, *, create: bool) -> bytes:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     """Start the simulated machine on a pty and print its device path."""
+    from hardware.emulated import EmulatedDealer, EmulatorError
     from hardware.machine import MECHANICAL_FAULTS, FaultRates, Timing
     from hardware.sim import SimulatedDealer
 
     key = _key(args, create=True)
     rates = FaultRates({k: args.fault_rate for k in MECHANICAL_FAULTS}) if args.fault_rate else None
     deck = deck_for(args.game) if args.game else None
-    timing = Timing.fast() if args.fast else Timing()
-    sim = SimulatedDealer(key, seed=args.seed, timing=timing, rates=rates, deck=deck, fast=args.fast).start()
-    assert sim.path is not None
+    sim: SimulatedDealer | EmulatedDealer
+    if args.firmware:
+        # The real firmware in the emulator, the mechanism simulated on its pins (hardware/emulated.py).
+        sim = EmulatedDealer(key, elf=args.firmware, seed=args.seed, deck=deck, fast=args.fast)
+        try:
+            sim.start()
+        except EmulatorError as exc:
+            raise _user_error(f"--firmware: {exc}") from None
+        assert sim.machine is not None
+        if rates is not None:
+            sim.machine.set_rates(rates)
+        what = f"the firmware {args.firmware} in an emulated ATmega2560"
+    else:
+        timing = Timing.fast() if args.fast else Timing()
+        sim = SimulatedDealer(key, seed=args.seed, timing=timing, rates=rates, deck=deck, fast=args.fast).start()
+        what = "dealing machine simulator"
+    assert sim.path is not None and sim.machine is not None
     path = sim.path
     if args.link:
         link = Path(args.link)
@@ -76,7 +91,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         path = str(link)
     print(path, flush=True)
     print(
-        f"dealing machine simulator on {sim.path} ({'fast' if args.fast else 'real'} timings, "
+        f"{what} on {sim.path} ({'fast' if args.fast else 'real'} timings, "
         f"{len(sim.machine.hopper)} cards in the hopper); Ctrl-C stops it",
         file=sys.stderr,
         flush=True,
@@ -324,6 +339,11 @@ def register(commands: Commands) -> None:
         type=probability("--fault-rate"),
         default=0.0,
         help="per card, of each mechanical fault",
+    )
+    p.add_argument(
+        "--firmware",
+        metavar="ELF",
+        help="run the real firmware (hardware/firmware/build/dealer.elf, `make firmware`) in the emulator",
     )
     p.add_argument("--link", help="also publish the device at this path (a symlink)")
     p.add_argument(

@@ -799,7 +799,8 @@ class Hand:
                 self._sort_calls()
             else:
                 for r in held:
-                    self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director"))
+                    self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director",
+                                                    call_kind=r.kind, established=r.established, order=r.order))
             if self.phase == DONE:
                 self.score, self.final_taken = self.score_hand()
             return
@@ -808,11 +809,36 @@ class Hand:
             for i in self.irregularities
             if i.get("kind") == "suspected renege" and (i.get("seat"), i.get("trick")) == (seat, trick)
         ]
+        rejected = [
+            i
+            for i in self.irregularities
+            if i.get("kind") == "renege rejected by the director" and (i.get("seat"), i.get("trick")) == (seat, trick)
+        ]
         if not proven and not suspected and not ended:  # (held calls are ruled on above)
+            if rejected and ruling == "reject":
+                raise IllegalEvent(f"the call on seat {seat} at trick {trick} of hand {self.number} is already "
+                                   "rejected")
+            if rejected:
+                # A later ruling overrules an earlier one: the rejected call is accepted after all (a proven call
+                # as it was proven; a suspicion as the director's ruling).
+                j = rejected[-1]
+                self.irregularities = [i for i in self.irregularities if i is not j]
+                led = SUITS.index(j["led"]) if j.get("led") else NO_SUIT
+                proof = None if j.get("proof") is None else card(j["proof"])
+                kind = j.get("call_kind", "renege") if proof is not None else "director's ruling"
+                played = None if j.get("card") is None else card(j["card"])
+                order = j.get("order", trick * 64 + 63)  # when the call was made (kept with the rejection)
+                self.reneges.append(Renege(seat, trick, played, led, proof, bool(j.get("established", True)), kind,
+                                           order=order))
+                self._sort_calls()
+                if self.phase == DONE:
+                    self.score, self.final_taken = self.score_hand()
+                return
             raise IllegalEvent(f"no renege call or suspicion on seat {seat} at trick {trick} of hand {self.number}")
         if ruling == "reject":
             for r in proven + suspected:
-                self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director"))
+                self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director", call_kind=r.kind,
+                                                established=r.established, order=r.order))
             if ended and not (proven + suspected):
                 self.irregularities.append(dict(ended[0], kind="renege rejected by the director"))
             self.reneges = [r for r in self.reneges if r not in proven]

@@ -654,14 +654,8 @@ class PitchHand(Hand):
             t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
             self._plays_after_all(seat, c)
-        proving = bool(self.reneges)
-        self._play_checked(seat, c)
-        if proving:
-            self._prove_non_trump(seat, c)
-        if early is not None and self.phase == PLAY:
-            self.play(*early)
-
-    def _play_checked(self, seat: int, c: int) -> None:
+        # A later play may name the proof of an earlier non-trump played (calls made before this play only).
+        proving = len(self.reneges) > 0
         if self.called is not None:
             before = (self.called_holder, len(self.irregularities))
             if (
@@ -683,6 +677,10 @@ class PitchHand(Hand):
                 raise
         else:
             super().play(seat, c)
+        if proving:
+            self._prove_non_trump(seat, c)
+        if early is not None and self.phase == PLAY:
+            self.play(*early)
 
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         pass  # a Pitch hold-out is settled by what the seat still holds, not by a later play (it plays no more)

@@ -21,6 +21,7 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -109,15 +110,29 @@ def _checkpoint(session: TableSession) -> None:
             print(f"cardref: {exc}", file=sys.stderr)
 
 
+FIELD_WORDS = {"why": "a reason (why)", "who": "who decides (who)"}
+
+
+def in_words(e: dict[str, Any]) -> str:
+    """A validation error in words a person at the table reads: the field by its name (not ``body.why``) and
+    what it needs ("give a reason (why)", not "String should have at least 1 character")."""
+    loc = [str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path")]
+    where = ".".join(loc) or "the request"
+    name = FIELD_WORDS.get(where, where)
+    kind = e.get("type", "")
+    if kind == "missing":
+        return f"{name} is missing"
+    if kind == "string_too_short" and (e.get("ctx") or {}).get("min_length") == 1:
+        return f"give {name}: it is empty" if where in FIELD_WORDS else f"{where}: it is empty"
+    return f"{where}: {e.get('msg')}"
+
+
 def _error_handlers(app: FastAPI) -> None:
     """Always JSON naming what is wrong; never a traceback."""
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for e in exc.errors():
-            where = ".".join(str(x) for x in e.get("loc", ()))
-            problems.append(f"{where}: {e.get('msg')}")
+        problems = [in_words(e) for e in exc.errors()]
         return JSONResponse({"error": "; ".join(problems) or "bad request", "seq": None}, status_code=422)
 
     @app.exception_handler(Refused)

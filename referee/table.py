@@ -25,11 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import CODES, SUITS, card
-from engine.hand import CHANCE, Hand, IllegalEvent
+from engine.hand import CHANCE, DEAL, Hand, IllegalEvent
 from engine.match import Match
 from engine.options import OptionError
 from engine.record import match_header
+from referee.entry import entry as table_entry
 from referee.eventlog import EventLog, Row
+from referee.explain import call_words, explain, side_names
 from referee.public_twin import PublicTwin
 
 # What the engine raises for an event that cannot have happened, and what a malformed event may raise on its way
@@ -43,6 +45,8 @@ SEAT_EVENTS = ("bid", "declare", "discard", "joker_swap", "exchange", "draw", "r
 GAME_EVENTS = ("deal", "fold", "conflict", *SEAT_EVENTS)
 SENSORS = ("camera", "dealer")
 DEVICES = ("dealer", "camera")
+# The phases whose seat to act the engine may tell from hidden cards.
+HIDDEN_TURN = (("pitch", "exchange"), ("bid_whist", "joker_swap"))
 
 
 class Refused(Exception):
@@ -219,9 +223,9 @@ class TableSession:
                 if r.kind in ("undo", "replace", "ruling") and r.seq not in refused:
                     state.corrections.append(dict(self._correction_json(r), active=False))
                 continue
-            if r.kind in ("undo", "replace"):
+            if r.kind in ("undo", "replace", "ruling"):
                 state.corrections.append(dict(self._correction_json(r), active=True))
-            elif r.kind == "ruling":
+            if r.kind == "ruling":
                 # The engine applies the director's ruling (a rejected call is not scored, an accepted suspicion
                 # is): it is an event of the table record too. One that no longer applies (its call undone) is kept
                 # beside the calls but changes nothing.
@@ -253,6 +257,10 @@ class TableSession:
         out = {"seq": r.seq, "kind": r.kind, "target": r.target, "who": r.actor, "why": r.why, "time": r.time}
         if r.kind == "replace":
             out["with"] = r.event["with"]
+        if r.kind == "ruling":
+            e = r.event
+            out["ruling"] = e.get("ruling")
+            out["call"] = {"hand": e.get("hand"), "seat": e.get("seat"), "trick": e.get("trick")}
         return out
 
     @staticmethod
@@ -312,8 +320,12 @@ class TableSession:
                 state.refused.append({"seq": row.seq, "why": why, "event": event, "actor": actor, "source": source})
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
-                if kind == "play":
-                    self._conflict(event, source, actor, row.seq)
+                if kind == "play" and self._conflict(event, source, actor, row.seq):
+                    pass
+                elif kind in ("play", "discard", "burn") and event.get("source") not in SENSORS:
+                    retry = self._doubt_the_deal(event, why, source, actor, row.seq)
+                    if retry is not None:
+                        return retry
                 elif kind == "deal" and event.get("source") == "dealer":
                     retry = self._deal_without_doubtful_reads(event, why, source, actor, row.seq)
                     if retry is not None:
@@ -339,7 +351,7 @@ class TableSession:
             self._twin = PublicTwin(state.header, state.events)
         return self._twin
 
-    def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> None:
+    def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> bool:
         """A play refused because its card was already seen face up by a sensor read of this hand: the cards seen
         no longer add up, one of the reads is wrong. Recorded as a ``conflict`` event: the engine finds the read at
         fault and withdraws the calls resting on it; the director sees the reads with their frames."""
@@ -349,20 +361,80 @@ class TableSession:
         try:
             c = card(event.get("card"))
         except (ValueError, TypeError):
-            return
+            return False
         match = state.match
         hands = [match.hand]
         if len(match.hands) > 1 and match.hand.phase == "deal":
             hands.append(match.hands[-2])  # the card shows up again after its hand was scored
         hand = next((h for h in hands if h.sensor_sightings(c)), None)
         if hand is None:
-            return
+            return False
         conflict = {"event": "conflict", "hand": hand.number, "card": CODES[c], "seat": event.get("seat"),
                     "source": source, "refused": refused_seq}
         try:
             self.submit(conflict, "referee", actor)
         except Refused:
-            pass
+            return False
+        return True
+
+    def _doubt_the_deal(self, event: dict[str, Any], why: str, source: str, actor: str,
+                        refused_seq: int) -> Row | None:
+        """A card the table shows face up (a play, a discard, a burn) that the dealing machine's reads put
+        somewhere else: the machine's read of that card is the one in doubt (what the table shows is trusted); a
+        card the machine read nowhere: one of its reads of the seat's hand is. The deal is corrected to "not read"
+        for those reads (a correction by the referee, kept and shown like the director's: it only takes knowledge
+        away, so every later event still applies), and the event is entered again."""
+        state = self.current
+        if state is None or state.match.hand.phase == "deal":
+            return None
+        hand = state.match.hand
+        k = hand.knowledge
+        seat = event.get("seat")
+        if k is None or type(seat) is not int or not 0 <= seat < hand.n_players:
+            return None
+        shown = [event.get("card")] if event.get("event") == "play" else list(event.get("cards") or [])
+        doubted = set()
+        for x in shown:
+            try:
+                c = card(x) if x is not None else None
+            except (ValueError, TypeError):
+                return None
+            if c is not None and hand.deck_mask >> c & 1 and not k.possible[seat] >> c & 1:
+                doubted.add(CODES[c])
+        deal_seq = self._deal_seq(state, hand)
+        deal = self.log.get(deal_seq) if deal_seq is not None else None
+        effective = next((e for s, e in zip(state.seqs, state.events, strict=True) if s == deal_seq), None)
+        if not doubted or deal is None or effective is None or effective.get("source") != "dealer":
+            return None
+        fixed = json_copy(effective)
+        found = False
+        for key in ("hands", "kitty", "pack", "blind"):
+            piles = fixed.get(key)
+            if not isinstance(piles, list):
+                continue
+            for pile in piles if key == "hands" else [piles]:
+                for j, x in enumerate(pile or []):
+                    if isinstance(x, str) and x.upper() in doubted:
+                        pile[j] = None
+                        found = True
+        hands = fixed.get("hands")
+        if not found and isinstance(hands, list) and isinstance(hands[seat], list) and any(hands[seat]):
+            # The card was read nowhere: one of the machine's reads of this seat's hand is the wrong one, and
+            # nobody can tell which: the seat's hand is taken as not read.
+            hands[seat] = [None] * len(hands[seat])
+            found = True
+        if not found:
+            return None
+        fixed["doubtful"] = sorted(set(fixed.get("doubtful") or []) | doubted)
+        reason = (f"the table shows {', '.join(sorted(doubted))} where the dealing machine's reads do not put it: "
+                  "those reads are taken as not read")
+        try:
+            self.correct("replace", deal.seq, "referee", reason, fixed)
+        except Refused:
+            return None
+        self.observe({"event": "doubtful_reads", "refused": refused_seq, "cards": sorted(doubted), "detail": reason},
+                     "referee", actor)
+        return self.submit(event, source, actor)
 
     def _deal_without_doubtful_reads(self, event: dict[str, Any], why: str, source: str, actor: str,
                                      refused_seq: int) -> Row | None:
@@ -488,6 +560,7 @@ class TableSession:
                 self._twin = None
                 raise Refused(describe(exc), status=409) from None
             state.rulings.append(dict(body, seq=row.seq, who=who, why=why, applied=True))
+            state.corrections.append(dict(self._correction_json(row), active=True))
             state.seqs.append(row.seq)
             state.events.append(body)
             self._notify({"kind": "ruling", "seq": row.seq, "match": state.id, "event": body, "actor": who,
@@ -561,9 +634,12 @@ class TableSession:
                 for e in evidence:
                     if self.frame_of(e["seq"]) is not None:
                         e["frame"] = f"/api/frames/{e['seq']}"
-                entry = dict(j, hand=hand.number, proven=proven, established=r.established, evidence=evidence)
+                entry = dict(j, hand=hand.number, proven=proven, established=r.established, evidence=evidence,
+                             words=call_words(state.match.players, j))
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
+                applied = [x for x in entry["rulings"] if x.get("applied", True)]
+                entry["decided"] = applied[-1] if applied else None
                 out.append(entry)
             seqs = self._hand_seqs(state, hand)
             for r in hand.held:  # proven, but resting on reads the hand's cards did not confirm
@@ -571,16 +647,19 @@ class TableSession:
                 entry = dict(j, hand=hand.number, proven=True, established=True, held=True,
                              evidence=self._read_evidence(state, hand, seqs, hand.rests_on_reads(r)),
                              why="rests on a sensor's read the hand's cards could not confirm: not scored unless "
-                                 "the director accepts it")
+                                 "the director accepts it", words=call_words(state.match.players, j))
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
+                entry["decided"] = None  # held: no ruling in force yet
                 out.append(entry)
             for j in hand.irregularities:  # a call withdrawn because a read it rested on was wrong
                 if j.get("kind") != "renege withdrawn":
                     continue
                 entry = dict(j, hand=hand.number, proven=j.get("proof") is not None, established=True,
-                             withdrawn=True, evidence=self._read_evidence(state, hand, seqs, j.get("reads", [])))
+                             withdrawn=True, evidence=self._read_evidence(state, hand, seqs, j.get("reads", [])),
+                             words=call_words(state.match.players, j))
                 entry["rulings"] = []
+                entry["decided"] = None
                 out.append(entry)
             for j in hand.irregularities:  # a call the director rejected stays in view, marked so
                 if j.get("kind") != "renege rejected by the director":
@@ -589,9 +668,11 @@ class TableSession:
                 evidence = [] if failed_at is None else [{"seq": failed_at, "what": f"seat {j['seat']} played "
                                                                                    f"{j['card']}"}]
                 entry = dict(j, hand=hand.number, proven=j.get("proof") is not None, established=True,
-                             evidence=evidence, rejected=True)
+                             evidence=evidence, rejected=True, words=call_words(state.match.players, j))
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, j["seat"], j["trick"])]
+                applied = [x for x in entry["rulings"] if x.get("applied", True)]
+                entry["decided"] = applied[-1] if applied else None
                 out.append(entry)
         return out
 
@@ -649,9 +730,12 @@ class TableSession:
         return seen
 
     def _public_calls(self, hand: Hand) -> list[dict[str, Any]]:
-        """Proven, established calls only (suspicions are the director's); the proof card only once it is face up
-        (a proof from the dealer's reads may still be in the player's hand)."""
-        seen = self.face_up(hand)
+        """Proven, established calls only (suspicions are the director's). The proof card is shown only when the
+        hand has ended and the card has been played face up: during the hand it is a card of someone's hand
+        (even once played, it tells what else that hand held when the call was made), and a proof from the
+        dealer's reads that was never played stays hidden for good. The call itself (who, which trick, the suit
+        led and the card played) is public at once."""
+        seen = self.face_up(hand) if hand.is_terminal() else set()
         out = []
         shown = [(r.to_json(), {}) for r in hand.reneges if r.established]
         # Shown at once as today; a call that a wrong read had made is shown withdrawn, with the reason; a call held
@@ -666,7 +750,21 @@ class TableSession:
             if j.get("proof") is not None and j["proof"] not in seen:
                 j["proof"] = None
                 j["proof_hidden"] = True
-            out.append(dict(j, hand=hand.number, **extra))
+                j["proof_note"] = ("the proof card is shown when the hand ends" if not hand.is_terminal() else
+                                   "the proof card was not played face up")
+            players = self.current.match.players if self.current is not None else []
+            out.append(dict(j, hand=hand.number, words=call_words(players, j) if players else None, **extra))
+        return out
+
+    def _all_public_calls(self, m: Match) -> list[dict[str, Any]]:
+        """Every public call of the match once (the hand being played and the finished ones), newest hand first."""
+        out, keys = [], set()
+        for h in reversed(m.hands):
+            for c in self._public_calls(h):
+                key = (c["hand"], c["seat"], c["trick"])
+                if key not in keys:
+                    keys.add(key)
+                    out.append(c)
         return out
 
     def public_state(self) -> dict[str, Any]:
@@ -680,6 +778,11 @@ class TableSession:
             view = m.public_view()
             hv = view["hand"]
             hv["reneges"] = self._public_calls(m.hand)
+            if (m.game, hv["phase"]) in HIDDEN_TURN:
+                # Pitch's exchange with the hands read: the engine's next step names the first seat holding a
+                # non-trump (so the seats before it hold none); Bid Whist's joker swap: the joker's holder. Both
+                # come from hidden cards: the public sees no seat to act until play starts.
+                hv["to_act"] = None
             history = []
             for h in m.hands:
                 if not h.is_terminal():
@@ -687,11 +790,14 @@ class TableSession:
                 history.append({
                     "number": h.number, "dealer": h.dealer, "declarer": h.declarer, "contract": h.contract,
                     "trump": hv_trump(h), "taken": h.final_taken, "score": h.score, "reneges": self._public_calls(h),
+                    "explained": explain(h, m.players),
                 })
             return dict(base, match=state.id, match_number=self.match_number(state.id), game=m.game,
                         options=m.options, players=view["players"],
                         scores=view["scores"], winner=view["winner"], hand=hv, history=history,
-                        to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer)
+                        to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer,
+                        sides=side_names(m.players, len(m.scores)), alerts=self._all_public_calls(m),
+                        explained=self._explained(m), hands_known=self._hands_known(state, m.hand))
 
     def director_state(self) -> dict[str, Any]:
         """Everything: the hands and every location, each call with its evidence, refusals, corrections, rulings."""
@@ -703,16 +809,48 @@ class TableSession:
             m = state.match
             view = m.full_view()
             hand_events = self._hand_events(state, m.hand)
+            by_hand = [{"number": h.number, "done": h.is_terminal(),
+                        "events": [{"seq": s, "event": e} for s, e in self._hand_events(state, h)]}
+                       for h in m.hands]
             return dict(
                 base, match=state.id, match_number=self.match_number(state.id), game=m.game,
                 players=view["players"], scores=view["scores"],
                 winner=view["winner"], options=view["options"], hand=view["hand"],
-                history=[h.result() for h in m.hands if h.is_terminal()], calls=self.calls(state),
+                history=[dict(h.result(), explained=explain(h, m.players)) for h in m.hands if h.is_terminal()],
+                calls=self.calls(state), sides=side_names(m.players, len(m.scores)),
+                explained=self._explained(m), hand_events=by_hand,
                 events=[{"seq": s, "event": e} for s, e in hand_events], refused=state.refused,
                 corrections=state.corrections, rulings=state.rulings, legal=safe_legal(m),
                 observations=state.observations[-20:],
                 to_deal=m.current_player() == CHANCE, dealer=m.hand.dealer,
             )
+
+    def entry(self, machine_joined: bool = False) -> dict[str, Any]:
+        """What the table may enter now, with the buttons' requests (``referee.entry``: public information
+        only). Served apart from the state (``GET /api/entry``) so that the views and the live feed keep naming
+        only cards that are face up. ``machine_joined``: a dealing machine is joined to this service."""
+        with self.lock:
+            if self.current is None:
+                return {"match": None, "seat": None, "actions": [], "cards": None, "picks": [], "phase": None}
+            state = self.current
+            machine = machine_joined and self.devices.get("dealer") != "lost"
+            seq = self._deal_seq(state, state.match.hand)
+            row = self.log.get(seq) if seq is not None else None
+            machine_hand = machine and row is not None and row.source == "dealer"
+            return dict(table_entry(state.match, machine, machine_hand), match=state.id, seq=self.log.last_seq())
+
+    @staticmethod
+    def _explained(m: Match) -> list[dict[str, Any]]:
+        """Every hand of the match explained (the one being played too, its score still to come)."""
+        return [explain(h, m.players) for h in m.hands if h.phase != DEAL]
+
+    def _hands_known(self, state: MatchState, hand: Hand) -> bool | None:
+        """Whether the referee knows the hands of the hand being played (a deal with its hands read); None
+        before the deal. Public: the pages say "hands unknown" or not."""
+        events = self._hand_events(state, hand)
+        if not events:
+            return None
+        return events[0][1].get("hands") is not None
 
     def record(self, match_id: int | None = None) -> list[dict[str, Any]]:
         """The table record (CONVENTIONS.md) of a match: its header and its effective events."""

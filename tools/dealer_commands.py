@@ -38,6 +38,7 @@ def _soak_config(args: argparse.Namespace) -> SoakConfig:
         game=args.game,
         players=args.players,
         time_scale=args.scale,
+        firmware=getattr(args, "firmware", None),
     )
 
 
@@ -168,6 +169,11 @@ def register_dealer(commands: Commands) -> None:
     p = sub.add_parser("soak", help="deal through a fault-injecting relay; end with one JSON line")
     _add_link_faults(p, deals_default=100)
     p.add_argument("--players", type=int, default=4)
+    p.add_argument(
+        "--firmware",
+        metavar="ELF",
+        help="soak the real firmware (hardware/firmware/build/dealer.elf, `make firmware`) in the emulator",
+    )
     p.set_defaults(func=cmd_soak)
 
     p = sub.add_parser("bench", help="round trip, protocol overhead of a deal, and the soak")

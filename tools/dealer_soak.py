@@ -23,6 +23,7 @@ from dealer_protocol.security import new_key
 from engine.match import deal_pattern, deck_for
 from firmware_bridge.driver import Dealer, DealResult, Timeouts
 from firmware_bridge.errors import DealerError, DeviceFault
+from hardware.emulated import EmulatedDealer
 from hardware.machine import MECHANICAL_FAULTS, FaultKind, FaultRates, Timing
 from hardware.sim import SimulatedDealer
 from tools.relay import LinkFaults, Relay
@@ -48,6 +49,7 @@ class SoakConfig:
     game: str = "bid_whist"
     players: int = 4
     time_scale: float = 0.001  # of the real mechanism timings
+    firmware: str | None = None  # soak the real firmware (this ELF) in the emulator instead of the simulator
 
 
 @dataclass
@@ -74,7 +76,7 @@ class SoakResult:
         return asdict(self)
 
 
-def compare(host: DealResult, sim: SimulatedDealer, pattern: tuple[int, ...]) -> tuple[int, int]:
+def compare(host: DealResult, sim: SimulatedDealer | EmulatedDealer, pattern: tuple[int, ...]) -> tuple[int, int]:
     """(cards lost, cards duplicated) of one deal: the host's pockets against the physical pockets."""
     lost = duplicated = 0
     physical = [[c.face for c in p] for p in sim.machine.pockets]
@@ -117,7 +119,7 @@ def _count(result: SoakResult, fault: DeviceFault) -> None:
     result.faults[name] = result.faults.get(name, 0) + 1
 
 
-def _unplug_midway(sim: SimulatedDealer, relay: Relay, cards: int, seconds: float, seed: int) -> None:
+def _unplug_midway(sim: SimulatedDealer | EmulatedDealer, relay: Relay, cards: int, seconds: float, seed: int) -> None:
     # Pull the cable once the machine has dealt a random part of the deal.
     at = random.Random(seed).randint(1, max(1, cards - 1))
     deadline = time.monotonic() + 30
@@ -136,9 +138,19 @@ async def _soak(cfg: SoakConfig, progress: Callable[[SoakResult], None] | None) 
     rates = FaultRates(per_card) if per_card else None
     deck = deck_for(cfg.game)
     pattern = deal_pattern(cfg.game, cfg.players)
-    sim = SimulatedDealer(
-        key, seed=cfg.seed, timing=Timing().scaled(cfg.time_scale), rates=rates, deck=deck, fast=True
-    ).start()
+    sim: SimulatedDealer | EmulatedDealer
+    timeouts = Timeouts.fast()
+    if cfg.firmware:
+        # The real firmware in simavr: the same relay, host and checks; faults are drawn on its pins.
+        sim = EmulatedDealer(key, elf=cfg.firmware, seed=cfg.seed, deck=deck).start()
+        assert sim.machine is not None
+        if rates is not None:
+            sim.machine.set_rates(rates)
+        timeouts = Timeouts(**sim.host_timeouts)
+    else:
+        sim = SimulatedDealer(
+            key, seed=cfg.seed, timing=Timing().scaled(cfg.time_scale), rates=rates, deck=deck, fast=True
+        ).start()
     assert sim.path is not None
     workdir = tempfile.mkdtemp(prefix="cardref-soak-")
     link = os.path.join(workdir, "ttyDEALER")
@@ -149,7 +161,7 @@ async def _soak(cfg: SoakConfig, progress: Callable[[SoakResult], None] | None) 
     start = time.monotonic()
     dealer: Dealer | None = None
     try:
-        dealer = await Dealer.open(link, key, timeouts=Timeouts.fast())
+        dealer = await Dealer.open(link, key, timeouts=timeouts)
         for i in range(cfg.deals):
             result.deals += 1
             unplugger = None

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
+from engine.options import SPECS
 from referee.api.auth import AnyRole, role_for
 from referee.api.deps import session_of, view
 from referee.api.models import ERRORS
@@ -36,6 +37,21 @@ def swagger_ui_dir() -> Path:
 def state(request: Request, role: AnyRole) -> dict[str, Any]:
     """The table as the token's role may see it."""
     return dict(view(session_of(request), role), role=role)
+
+
+@router.get("/api/options", responses=ERRORS, tags=["views"])
+def options(request: Request, role: AnyRole) -> dict[str, Any]:
+    """The games and every option of RULINGS.md (``engine.options``) with its type, default and allowed values,
+    for the pages' new-match form; ``game``: the game this service was started for (the form's default)."""
+    games = {}
+    for game, specs in SPECS.items():
+        games[game] = [
+            {"name": o.name, "default": o.default,
+             "type": "bool" if isinstance(o.default, bool) else "int" if isinstance(o.default, int) else "str",
+             "choices": list(o.choices) if o.choices is not None else None, "low": o.low, "high": o.high}
+            for o in specs
+        ]
+    return {"game": request.app.state.game, "games": games}
 
 
 @router.get("/", include_in_schema=False)

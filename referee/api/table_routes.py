@@ -104,6 +104,15 @@ def pitch_rob(body: RobRequest, request: Request, role: TableRole) -> Accepted:
     return Accepted(seq=seq, state=view(session_of(request), role))
 
 
+@router.get("/api/entry", responses=ERRORS)
+def table_entry(request: Request, role: TableRole) -> dict[str, Any]:
+    """What the table may enter now, for the table page's buttons: the seat on turn, one-tap actions (deal,
+    bids, declarations, the game's setup steps, each with its request), and the cards to tap for a play (the
+    deck, each card ``legal`` unless already played face up in this hand, ``follows`` when it follows the suit
+    led). Public information only: no hand the referee knows is used."""
+    return session_of(request).entry(machine_joined=request.app.state.dealer_bridge is not None)
+
+
 @router.post("/api/bid", response_model=Accepted, responses=ERRORS)
 def bid(body: BidRequest, request: Request, role: TableRole) -> Accepted:
     return submit(request, role, {"event": "bid", **body.model_dump()})

@@ -286,3 +286,46 @@ def test_five_handed_taken_is_per_player():
     assert len(row["taken"]) == 5 and len(row["score"]) == 5
     assert row["taken"] == m.hands[0].points_by_seat
     assert sum(row["taken"]) == 10
+
+
+# ------------------------------------------------------------------------------------------------ Bid Euchre
+
+# Trump spades (JS right bower, JC left bower). Seat 0 bids 3 and leads the 9D; seat 2 wins with the AD and leads
+# the TC: seat 3 (holding the QC) throws the KH, then seat 0 (holding the 9C) throws the TH; seat 1 takes the AC.
+EUCHRE_HANDS = [
+    "AS KS QS 9C TH 9D".split(),
+    "9S TS AC KC QH AH".split(),
+    "JS JC AD KD QD TC".split(),
+    "QC JD KH JH 9H TD".split(),
+]
+
+
+def _euchre_record(rotation: int, options: dict[str, Any]) -> list[str]:
+    m = Match("bid_euchre", options, first_dealer=3)
+    events: list[dict[str, Any]] = [{"event": "deal", "dealer": 3, "hands": EUCHRE_HANDS}]
+    events += [{"event": "bid", "seat": s, "bid": "3" if s == 0 else "pass"} for s in (0, 1, 2, 3)]
+    events.append({"event": "declare", "seat": 0, "trump": "S"})
+    for token in "0:9D 1:QH 2:AD 3:TD 2:TC 3:KH 0:TH 1:AC".split():
+        seat, code = token.split(":")
+        events.append({"event": "play", "seat": int(seat), "card": code})
+    for e in events:
+        m.apply(e)
+    while not m.hands[0].is_terminal():
+        e = {"event": "play", "seat": m.hand.turn, "card": bw.CODES[m.hand.legal_plays()[0]]}
+        m.apply(e)
+        events.append(e)
+    header = {"event": "match", "version": 1, "game": "bid_euchre", "options": options,
+              "players": ["A", "B", "C", "D"], "first_dealer": 3}
+    return [json.dumps(x) for x in rotate_events([header, *events], rotation)]
+
+
+def test_bid_euchre_all_tricks_first_renege_made_decides_not_the_lowest_seat():
+    """RULINGS.md, "Several reneges in one hand": "Where a penalty gives one side the whole hand (... "all_tricks"
+    ...), the first renege made decides it". Trick 2: seat 3 (team 1) reneges, then seat 0 (team 0): team 1's renege
+    came first, so team 0 is credited with every trick (before the ruling seat 0's, the lower seat number, decided
+    it: [0, 6]); the same record renumbered s + 2 gives the same."""
+    for rotation in (0, 2):
+        h = replay(_euchre_record(rotation, {})).hands[0]
+        assert [((r.seat - rotation) % 4, r.trick) for r in h.reneges] == [(3, 2), (0, 2)]
+        assert h.final_taken == [6, 0]
+        assert h.score == [6, -6]

@@ -2,6 +2,7 @@
 API of a real ``cardref serve`` process, and the renege alert appears on the table page, live; the director's
 console shows the call with its proof and evidence."""
 
+import json
 import random
 import re
 import shutil
@@ -85,30 +86,47 @@ def test_renege_alert_appears_on_the_table_page(server, tmp_path):
     assert not set(re.findall(r"\b(?:[2-9TJQKA][SHDC]|BJ|LJ)\b", printed)), printed
 
 
-def test_the_pitch_machine_buttons_call_the_service(tmp_path):
-    """The table page's refill / rob buttons reach /api/pitch/*: with no machine at this table, the page shows the
-    service's answer (post the cards by hand)."""
+def test_pitch_by_hand_without_a_machine(tmp_path):
+    """A Pitch table without a dealing machine: the page offers no machine button, and each step of the exchange
+    is a tap (the face-up discard chosen card by card, each refill and the rob dealt by hand)."""
     server = Server(tmp_path / "data", "pitch")
     server.start()
     try:
         tokens = tokens_of(server.data)
-        r = httpx.post(f"{server.url}/api/matches", json={"game": "pitch"}, timeout=10,
-                       headers={"Authorization": "Bearer " + tokens["director"]})
-        assert r.status_code == 200, r.text
+        api = httpx.Client(base_url=server.url, headers={"Authorization": "Bearer " + tokens["table"]}, timeout=10)
+        assert api.post("/api/matches", json={"game": "pitch"}).status_code == 200
+        assert api.post("/api/deal", json={"hands": None}).status_code == 200
+        hand = api.get("/api/state").json()["hand"]
+        for i in range(4):
+            assert api.post("/api/bid", json={"seat": (hand["dealer"] + 1 + i) % 4, "bid": "pass"}).status_code == 200
+        declarer = api.get("/api/state").json()["hand"]["declarer"]
+        assert api.post("/api/declare", json={"seat": declarer, "trump": "S"}).status_code == 200
         with sync_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             try:
                 page = browser.new_page()
                 page.goto(f"{server.url}/table?token={tokens['table']}")
                 page.wait_for_selector("#conn.ok", timeout=15000)
-                page.wait_for_selector("#seat option", state="attached", timeout=15000)
-                page.click("#refill-machine")
-                page.wait_for_function("document.getElementById('error').textContent.includes('no dealing machine')",
-                                       timeout=15000)
-                assert "refill" in page.inner_text("#error")
-                page.click("#rob-machine")
-                page.wait_for_function("document.getElementById('error').textContent.includes(\"rob's cards\")",
-                                       timeout=15000)
+                page.wait_for_selector('#actions button[data-kind="setup"]', timeout=15000)
+                assert "machine" not in page.inner_text("#controls")
+                # a seat puts down four non-trumps, face up: chosen by taps, then one tap
+                pick = page.locator(".pick").first
+                seat = (hand["dealer"] + 1) % 4
+                pick.locator(f'button.seat-pick[data-seat="{seat}"]').click()
+                for c in ("2H", "3D", "4C", "5H"):
+                    pick.locator(f'button[data-card="{c}"]').click()
+                pick.locator('button[data-kind="pick"]').click()
+                page.wait_for_function("document.getElementById('controls').dataset.seq > 6", timeout=15000)
+                log = httpx.get(f"{server.url}/api/export/record",
+                                headers={"Authorization": "Bearer " + tokens["director"]}).text
+                records = [json.loads(line) for line in log.splitlines()]
+                assert {"event": "discard", "seat": seat, "cards": ["2H", "3D", "4C", "5H"]} in records
+                # the first refill by hand: that seat kept 5 of its 9 cards and is dealt 1
+                first = page.locator('#actions button[data-kind="setup"]').first
+                assert "drew 1 (by hand)" in first.inner_text()
+                first.click()
+                page.wait_for_function("document.getElementById('controls').dataset.seq > 7", timeout=15000)
+                assert page.inner_text("#error") == ""
             finally:
                 browser.close()
     finally:

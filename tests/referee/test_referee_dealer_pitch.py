@@ -27,6 +27,8 @@ def auth(tokens, role):
 def to_exchange(client, app, tokens, machine=True):
     """Deal (machine or by hand), everyone passes (the dealer takes it at 4), trump spades, the discards."""
     client.post("/api/matches", json={"game": "pitch"}, headers=auth(tokens, "director"))
+    offered = [a["path"] for a in client.get("/api/entry", headers=auth(tokens, "table")).json()["actions"]]
+    assert ("/api/deal/machine" in offered) == (app.state.dealer_bridge is not None)  # the table page's buttons
     if machine:
         r = client.post("/api/deal/machine", headers=auth(tokens, "table"))
     else:
@@ -62,6 +64,11 @@ def test_the_machine_deals_the_refills_and_the_rob(tmp_path, key):
         assert len(dealt) == 36 and None not in dealt
         order = hand.draw_order()
         assert machine.status().hopper == 18
+        # the table page offers the machine's refill and rob (the hand is the machine's), and by hand
+        offers = client.get("/api/entry", headers=table).json()["actions"]
+        assert {"path": "/api/pitch/refill", "body": {"seat": order[0]}} in [
+            {"path": a["path"], "body": a["body"]} for a in offers]
+        assert any(a["path"] == "/api/pitch/rob" and a["body"] == {"seat": hand.declarer} for a in offers)
         public_ws = client.websocket_connect(f"/ws?token={tokens['public']}")
         public_ws.__enter__()
 

@@ -185,3 +185,67 @@ def test_the_table_page_shows_a_withdrawn_call_as_withdrawn(tmp_path):
                 browser.close()
     finally:
         server.stop()
+
+
+def test_a_held_call_is_scored_when_the_director_accepts_it(tmp_path):
+    """Hands dealt by hand, plays read by the camera: the renege proven by seat 2's later spade is held at the end
+    (the declarer's discards were never read), shown to the director and on the public state as not scored; the
+    director accepts it and it is scored, and the record replays to the same result."""
+    from engine.record import replay
+
+    session = TableSession(EventLog(tmp_path / "events.sqlite"), camera="camera")
+    session.create_match("bid_whist", {}, ["Ann", "Bo", "Cy", "Di"], 3, "director", "dee")
+    session.submit({"event": "deal", "dealer": 3, "hands": None, "kitty": None}, "table", "table")
+    for seat, bid in ((0, "4"), (1, "pass"), (2, "pass"), (3, "pass")):
+        session.submit({"event": "bid", "seat": seat, "bid": bid}, "table", "table")
+    session.submit({"event": "declare", "seat": 0, "trump": "S"}, "table", "table")
+    session.submit({"event": "discard", "seat": 0, "cards": [None] * 6}, "table", "table")
+    bridge = CameraBridge(session, NoDetector())
+    for trick in ("0:AS 1:JS 2:6C 3:5S", "0:KS 1:TS 2:8S 3:4S", "0:QS 1:9S 2:7S 3:3S", "0:AH 1:JH 2:8H 3:5H",
+                  "0:KH 1:TH 2:7H 3:4H", "0:QH 1:9H 2:6H 3:3H", "0:AD 1:JD 2:8D 3:5D", "0:KD 1:TD 2:7D 3:4D",
+                  "0:QD 1:9D 2:6D 3:3D", "0:JC 1:AC 2:8C 3:5C", "1:KC 2:7C 3:4C 0:TC", "1:QC 2:6S 3:3C 0:9C"):
+        for token in trick.split():
+            seat, code = token.split(":")
+            camera(bridge, int(seat), code)
+    hand = session.current.match.hands[0]
+    assert hand.is_terminal() and hand.reneges == [] and [(r.seat, r.trick) for r in hand.held] == [(2, 1)]
+    held = [c for c in session.calls() if c.get("held")]
+    assert [(c["seat"], c["trick"]) for c in held] == [(2, 1)]
+    assert [e["source"] for e in held[0]["evidence"]] == ["camera", "camera"]
+    public = session.public_state()["history"][0]["reneges"]
+    assert [(c["seat"], c.get("held")) for c in public] == [(2, True)]
+    before = list(session.current.match.scores)
+    session.rule(1, 2, 1, "accept", "Dee", "I saw the 6C on the spade lead")
+    hand = session.current.match.hands[0]
+    assert [(r.seat, r.trick) for r in hand.reneges] == [(2, 1)] and hand.held == []
+    assert session.current.match.scores != before
+    assert replay([json.dumps(e) for e in session.record()]).result() == session.current.match.result()
+
+
+def test_a_card_the_table_shows_against_the_machines_reads_puts_those_reads_in_doubt(tmp_path):
+    """Two misreads in one deal: seat 2's 6H read as the 5D (seat 3's: read twice, so both are taken as not read)
+    and seat 1's JS read as the 6H (read once: nothing shows it). Seat 1 then plays the JS, which the reads say it
+    cannot hold: what the table shows is trusted, the machine's reads of seat 1's hand are put in doubt (a
+    correction by the referee, shown with its reason), and the play goes in; a later 6H by seat 2 goes in too."""
+    session = TableSession(EventLog(tmp_path / "events.sqlite"), dealer="machine")
+    session.create_match("bid_whist", {}, None, 3, "director", "dee")
+    hands = [h.split() for h in TIERED[:4]]
+    hands[2][hands[2].index("6H")] = "5D"
+    hands[1][hands[1].index("JS")] = "6H"
+    session.submit({"event": "deal", "dealer": 3, "hands": hands, "kitty": TIERED_KITTY.split(), "source": "dealer"},
+                   "dealer", "machine")
+    for seat, bid in ((0, "4"), (1, "pass"), (2, "pass"), (3, "pass")):
+        session.submit({"event": "bid", "seat": seat, "bid": bid}, "table", "table")
+    session.submit({"event": "declare", "seat": 0, "trump": "S"}, "table", "table")
+    session.submit({"event": "discard", "seat": 0, "cards": TIERED_KITTY.split()}, "table", "table")
+    session.submit({"event": "play", "seat": 0, "card": "AS"}, "table", "table")
+    session.submit({"event": "play", "seat": 1, "card": "JS"}, "table", "table")
+    corrections = session.current.corrections
+    assert [(c["kind"], c["who"]) for c in corrections] == [("replace", "referee")]
+    assert "JS" in corrections[0]["why"]
+    hand = session.current.match.hand
+    assert len(hand.trick.cards) == 2 and hand.knowledge.count[1] == 11
+    for seat, code in ((2, "8S"), (3, "5S"), (0, "KS"), (1, "TS"), (2, "7S"), (3, "4S"), (0, "AH"), (1, "JH"),
+                       (2, "6H")):
+        session.submit({"event": "play", "seat": seat, "card": code}, "table", "table")
+    assert session.current.match.hand.reneges == []
