@@ -374,6 +374,7 @@ def test_a_replayed_hello_does_not_end_the_session_in_use(rig):
     while host._next_body(2.0)[1] != MsgType.HELLO_REPLY:
         pass
     host.hello()
+    host.until(lambda m: isinstance(m, StateReport))  # sent after the device counted the session
     sessions = sim.device.counters["sessions"]
     for i in range(1, 6):
         host.raw_send(old_hello)  # replayed, between the host's commands
