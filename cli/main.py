@@ -17,7 +17,7 @@ from importlib import metadata
 from cli.errors import UserError
 
 # The product's parts; each module exposes ``register(commands: Commands) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ("cli.replay", "cli.serve", "cli.dealer", "cli.vision")
+COMMAND_MODULES: tuple[str, ...] = ("cli.replay", "cli.serve", "cli.backup", "cli.dealer", "cli.vision")
 TOOLS_GROUP = "cardref.tools"
 
 # Sub-command groups shared by the product and the tools (``cardref dealer soak`` is a tool's).
@@ -89,7 +89,8 @@ def main(argv: Sequence[str] | None = None, modules: Sequence[str] = COMMAND_MOD
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"cardref: {exc}", file=sys.stderr)
+        # One line, whatever the message holds (a database's own error text may span several).
+        print("cardref: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,17 +26,43 @@ def register(commands: Commands) -> None:
     p.set_defaults(func=cmd_replay)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    if args.record == "-":
-        lines = sys.stdin.read().splitlines()
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # far above any match (a long one is well under a megabyte)
+
+
+def read_record(name: str) -> list[str]:
+    """The record's lines, read with a bound; a path must be a regular file (a FIFO with no writer, a device or
+    a folder would block or never end)."""
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
     else:
-        path = Path(args.record)
+        path = Path(name)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            mode = path.stat().st_mode
         except FileNotFoundError:
-            raise UserError(f"{args.record}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"{args.record}: cannot be read ({exc})") from None
+            raise UserError(f"{name}: no such file") from None
+        except OSError as exc:
+            raise UserError(f"{name}: cannot be read ({exc.strerror})") from None
+        if not stat.S_ISREG(mode):
+            raise UserError(f"{name}: not a regular file (a record is a file of JSON lines)")
+        try:
+            # O_NONBLOCK: had the path become a FIFO since the check, opening it would not wait for a writer.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise UserError(f"{name}: not a regular file (a record is a file of JSON lines)")
+                data = f.read(MAX_RECORD_BYTES + 1)
+        except OSError as exc:
+            raise UserError(f"{name}: cannot be read ({exc.strerror})") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise UserError(f"{name}: larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB; not a table record")
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    lines = read_record(args.record)
     try:
         match = replay(lines)
     except RecordError as exc:

@@ -50,6 +50,12 @@ def register(commands: Commands) -> None:
     p.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
                    help="an option of the match --players starts, e.g. target=32, reverse=true (repeat it; the "
                         "options of each game are in docs/rules.md)")
+    p.add_argument("--restore", metavar="BACKUP", type=Path,
+                   help="first put this backup of the event log (made by `cardref backup`) in place of the data "
+                        "folder's log (the old one is moved aside, never deleted)")
+    p.add_argument("--insecure", action="store_true",
+                   help="serve plain HTTP on a network address (tokens then travel in clear text); without it, "
+                        "--lan and any address but loopback are served over HTTPS with the table's own certificate")
     p.set_defaults(func=cmd_serve)
 
 
@@ -71,7 +77,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # The dealing machine's driver and the camera pipeline are being built beside this service and their APIs are not
     # final: until they are joined here, the table runs in its degraded modes (hands unknown, plays on the page),
     # which the pages show.
-    notes = []
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -79,16 +84,31 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{args.port}: {exc.strerror}") from None
     sock.listen(64)
+    try:
+        return _serve(args, data, sock, host, join_host, names, options)
+    finally:
+        sock.close()
+
+
+def _serve(args: argparse.Namespace, data: Path, sock: socket.socket, host: str, join_host: str,
+           names: list[str] | None, options: dict[str, object]) -> int:
+    notes: list[str] = []
     port = sock.getsockname()[1]
 
     import uvicorn
 
     from referee.app import create_app
-    from referee.eventlog import EventLogError
+    from referee.eventlog import DataFolderError, private_dir, restore
+    from referee.http_guard import uvicorn_config
+    from referee.tls import ensure_certificate, is_loopback, is_wildcard, local_addresses
 
     try:
+        if args.restore is not None:
+            last, aside = restore(private_dir(data), args.restore)
+            notes.append(f"restored the event log from {args.restore} (rows up to {last})"
+                         + (f"; the old log is kept in {aside}" if aside else ""))
         app = create_app(data, game=args.game, dealer="none", camera="none")
-    except EventLogError as exc:
+    except DataFolderError as exc:
         raise UserError(str(exc)) from None
     session = app.state.session
     # The log remembers the devices of the last run; this run says what this table has now.
@@ -101,7 +121,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
         notes.append(start_camera(session, args.camera, args.deck))
     if names is not None:
         notes.append(start_match(session, args.game, names, options))
-    url = f"http://{url_host(join_host)}:{port}"
+    # What the tablets will type: the machine's real addresses for a wildcard host, never "0.0.0.0".
+    if args.lan or not is_wildcard(host):
+        hosts = [join_host]
+    else:
+        hosts = local_addresses() or ["127.0.0.1"]
+    ssl: dict[str, str] = {}
+    scheme = "http"
+    if not is_loopback(host):
+        # Off this machine the addresses carry the tokens over the network: HTTPS, or a warning that says so.
+        if args.insecure:
+            notes.append("WARNING: plain HTTP on a network address: every page's address carries its token, and "
+                         "anyone on this network can read them (the director's too); drop --insecure for HTTPS")
+        else:
+            try:
+                cert = ensure_certificate(data, hosts)
+            except DataFolderError as exc:
+                raise UserError(str(exc)) from None
+            ssl = {"ssl_certfile": str(cert.cert), "ssl_keyfile": str(cert.key)}
+            scheme = "https"
+            app.state.tls_fingerprint = cert.fingerprint
+            notes.append(f"HTTPS with this table's own certificate: a browser asks once to trust it; its SHA-256 "
+                         f"fingerprint is {cert.fingerprint}")
+    urls = [f"{scheme}://{url_host(h)}:{port}" for h in hosts]
+    url = urls[0]
     if args.lan:
         app.state.join_url = url
     tokens = app.state.tokens
@@ -110,13 +153,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  note: {note}")
     if args.lan:
         print_qr_codes(url, tokens)
+    for other in urls[1:]:
+        print(f"  also at:      {other}")
     print(f"  table page:   {url}/table?token={tokens['table']}")
     print(f"  scoreboard:   {url}/scoreboard?token={tokens['public']}")
     print(f"  director:     {url}/director?token={tokens['director']}   (keep this one to yourself)")
     print(f"  API docs:     {url}/docs")
     print(f"listening on {url}", flush=True)
-    # No access log: a page's address carries its token.
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets-sansio")
+    # Idle and slow clients are closed and open connections capped (referee.http_guard), so they cannot use up the
+    # service's file descriptors; no access log (a page's address carries its token).
+    config = uvicorn_config(app, **ssl)
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,11 @@ def load_key(path: str | os.PathLike[str], *, create: bool = False) -> bytes:
         fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
             fh.write(new_key().hex() + "\n")
+    mode = p.stat().st_mode
+    if mode & 0o077:
+        # Whoever can read the key can pose as this host to the machine, or as the machine to the host.
+        raise PermissionError(f"pairing key file {p} may be read by others (mode {stat.S_IMODE(mode):o}): "
+                              f"`chmod 600 {p}`, and pair again if others did read it")
     text = p.read_text().strip()
     try:
         key = bytes.fromhex(text)

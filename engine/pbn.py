@@ -18,6 +18,26 @@ from engine.match import Match
 DIRECTIONS = "NESW"
 
 
+def tag_value(text: object) -> str:
+    """A tag's value as PBN writes it (PBN 2.1, section 3.3: a string token): a backslash and a quote are escaped
+    with a backslash; a line break or any other control character, which a string token may not hold, becomes a
+    space. So a player named ``Ann"]`` + newline + ``[Result "13`` stays inside its own tag."""
+    out = []
+    for ch in str(text):
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029":
+            out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def comment_text(text: object) -> str:
+    """Text for a ``%`` comment line: on one line (a line break would start a line of its own, a tag perhaps)."""
+    return "".join(" " if ord(ch) < 32 or 127 <= ord(ch) < 160 or ch in "\u2028\u2029" else ch for ch in str(text))
+
+
 def seat_name(seat: int | None, n_players: int) -> str:
     if seat is None:
         return "-"
@@ -52,9 +72,9 @@ def split_hands(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 def pbn(header: dict[str, Any], events: list[dict[str, Any]], match: Match, date: str = "") -> str:
     """The match as PBN-style text (``match`` is the state those events replay to)."""
     n = match.n_players
-    lines = [f"% cardref PBN-style export of a {header['game']} match; seats: "
-             + ", ".join(f"{seat_name(i, n)} = {p}" for i, p in enumerate(header["players"]))]
-    lines.append(f"% options: {', '.join(f'{k}={v}' for k, v in sorted(match.options.items()))}")
+    lines = [comment_text(f"% cardref PBN-style export of a {header['game']} match; seats: "
+                          + ", ".join(f"{seat_name(i, n)} = {p}" for i, p in enumerate(header["players"])))]
+    lines.append(comment_text(f"% options: {', '.join(f'{k}={v}' for k, v in sorted(match.options.items()))}"))
     for hand, hand_events in zip(match.hands, split_hands(events), strict=False):
         lines.append("")
         lines += hand_block(header, hand, hand_events, date)
@@ -67,10 +87,10 @@ def pbn(header: dict[str, Any], events: list[dict[str, Any]], match: Match, date
 def hand_block(header: dict[str, Any], hand: Hand, events: list[dict[str, Any]], date: str) -> list[str]:
     n = hand.n_players
     players = header["players"]
-    out = [f'[Event "cardref {header["game"]}"]', '[Site "cardref table"]', f'[Date "{date or "?"}"]',
+    out = [f'[Event "cardref {header["game"]}"]', '[Site "cardref table"]', f'[Date "{tag_value(date or "?")}"]',
            f'[Board "{hand.number}"]']
     if n == 4:
-        out += [f'[{d} "{players[i]}"]' for i, d in enumerate(["North", "East", "South", "West"])]
+        out += [f'[{d} "{tag_value(players[i])}"]' for i, d in enumerate(["North", "East", "South", "West"])]
     out.append(f'[Dealer "{seat_name(hand.dealer, n)}"]')
     deal = events[0] if events and events[0].get("event") == "deal" else {}
     hands = deal.get("hands")
@@ -101,8 +121,8 @@ def hand_block(header: dict[str, Any], hand: Hand, events: list[dict[str, Any]],
         j = r.to_json()
         out.append(f'% unproven suspicion (not scored): {seat_name(r.seat, n)} trick {r.trick} played {j["card"]}')
     for irr in hand.irregularities:
-        out.append(f"% irregularity: {irr.get('kind')}: "
-                   + ", ".join(f"{k}={v}" for k, v in irr.items() if k != "kind"))
+        out.append(comment_text(f"% irregularity: {irr.get('kind')}: "
+                                + ", ".join(f"{k}={v}" for k, v in irr.items() if k != "kind")))
     if hand.bids:
         out.append(f'[Auction "{seat_name(hand.bids[0][0], n)}"]')
         out.append(" ".join(b.replace(" ", "-") for _, b in hand.bids))

@@ -48,6 +48,10 @@ def parse_lines(lines: Iterable[str]) -> list[tuple[int, dict[str, Any]]]:
             event = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RecordError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise RecordError(number, "JSON nested too deeply to be a table event") from None
+        except ValueError as exc:  # an integer past Python's digit limit (int_max_str_digits), say
+            raise RecordError(number, f"not a table event ({exc})") from None
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
             raise RecordError(number, "each line must be a JSON object with an 'event' name")
         out.append((number, event))

@@ -19,6 +19,7 @@ import contextlib
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -59,10 +60,38 @@ from dealer_protocol.security import (
     new_nonce,
     peek_type,
 )
-from firmware_bridge.errors import DealerError, DealerTimeout, LinkError, ProtocolError, fault_error
+from firmware_bridge.errors import (
+    DealerError,
+    DealerTimeout,
+    LinkError,
+    ProtocolError,
+    WrongKeyError,
+    fault_error,
+)
 from firmware_bridge.transport import LinkLost, Transport, transport_for
 
 log = logging.getLogger(__name__)
+
+# A refused frame is worth one warning line, not one per frame: a flood of forged frames wrote 11,803 lines.
+WARN_EVERY = 10.0  # seconds between two lines of the same kind; the frames between are counted in the next
+
+
+class QuietLog:
+    """Warnings of one kind at most once per ``every`` seconds, each saying how many were held back since."""
+
+    def __init__(self, every: float = WARN_EVERY) -> None:
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._held: collections.Counter[str] = collections.Counter()
+
+    def warning(self, kind: str, text: str) -> None:
+        now = time.monotonic()
+        if now - self._last.get(kind, -1e9) < self.every:
+            self._held[kind] += 1
+            return
+        held = self._held.pop(kind, 0)
+        self._last[kind] = now
+        log.warning("%s%s", text, f" (and {held} more like it in the last {self.every:.0f} s)" if held else "")
 
 
 @dataclass(frozen=True)
@@ -136,6 +165,7 @@ class Dealer:
         self.info: DeviceInfo | None = None
         self.state: StateReport | None = None
         self.stats: collections.Counter[str] = collections.Counter()
+        self._quiet = QuietLog()
         self._hello_keys = hello_keys(pair_key)
         self._sealer: Sealer | None = None
         self._opener: Opener | None = None
@@ -284,6 +314,7 @@ class Dealer:
     async def _handshake(self, deadline: float) -> None:
         loop = asyncio.get_running_loop()
         reply: HelloReply | None = None
+        bad_tags = self.stats["refused_auth"]
         for _ in range(5):
             nonce = new_nonce()
             future: asyncio.Future[HelloReply] = loop.create_future()
@@ -301,6 +332,11 @@ class Dealer:
             if self._down.is_set():
                 raise LinkLost("link lost during HELLO")
         if reply is None:
+            if self.stats["refused_auth"] > bad_tags:
+                # The machine answered (its "authentication failed" notices came back), but under a key this host
+                # does not hold: the pairing key is wrong, which no retry mends.
+                raise WrongKeyError(f"the dealing machine on {self.transport.name} answers, but its pairing key is "
+                                    "not this host's: give the machine's key (--dealer-key), or pair them again")
             raise DealerTimeout(f"no HELLO reply from {self.transport.name}")
         if reply.version != PROTOCOL_VERSION:
             raise ProtocolError(f"device speaks protocol {reply.version}, this driver {PROTOCOL_VERSION}")
@@ -373,15 +409,15 @@ class Dealer:
             msg = decode_message(msg_type, payload)
         except ReplayError:
             self.stats["refused_replayed"] += 1
-            log.warning("dealing machine link: refused a replayed frame")
+            self._quiet.warning("replayed", "dealing machine link: refused a replayed frame")
             return
         except (AuthError, VersionError):
             self.stats["refused_auth"] += 1
-            log.warning("dealing machine link: refused a frame with a bad tag")
+            self._quiet.warning("auth", "dealing machine link: refused a frame with a bad tag")
             return
         except MessageError as exc:
             self.stats["refused_malformed"] += 1
-            log.warning("dealing machine link: malformed frame: %s", exc)
+            self._quiet.warning("malformed", f"dealing machine link: malformed frame: {exc}")
             return
         assert self._loop is not None
         self._last_rx = self._loop.time()
@@ -399,7 +435,8 @@ class Dealer:
             self._state_event.set()
         elif isinstance(msg, NoticeMsg):
             self.stats[f"notice_{msg.code.name.lower()}"] += 1
-            log.warning("dealing machine refused a frame: %s", msg.code.name.lower())
+            self._quiet.warning(f"notice {msg.code.name}",
+                                f"dealing machine refused a frame: {msg.code.name.lower()}")
             if msg.code is Notice.NO_SESSION and self._up.is_set():
                 self._mark_down()
         elif isinstance(msg, Heartbeat):

@@ -23,6 +23,10 @@ class LinkError(DealerError):
     """The serial link cannot be opened or keeps failing."""
 
 
+class WrongKeyError(LinkError):
+    """The machine answers, but it was paired with another key than the one this host was given."""
+
+
 class DealerTimeout(DealerError, TimeoutError):
     """A wait ran out: no answer within its time limit."""
 

@@ -61,7 +61,16 @@ from hardware.machine import FaultKind, Machine, MechanismFault, Plan, PowerLoss
 
 log = logging.getLogger(__name__)
 
-REPLY_CACHE = 64
+# The at-most-once window (docs/protocol.md, Commands): the last ID_WINDOW command ids and, for each of them that
+# has finished, its reply. One window for both: an id the device still knows is never run again (a reply cache
+# smaller than the id memory let a DEAL id sent again after 70 other commands deal again).
+ID_WINDOW = 128
+REPLY_CACHE = ID_WINDOW
+# HELLO nonces answered since the last power-on: a HELLO seen again is a replay (docs/protocol.md, HELLO).
+HELLO_MEMORY = 64
+# NOTICE frames: a burst, then a steady rate (per second); a flood of forged frames costs at most these.
+NOTICE_BURST = 8
+NOTICE_RATE = 2.0
 
 KIND_TO_FAULT: dict[FaultKind, Fault] = {
     FaultKind.JAM: Fault.JAM,
@@ -152,6 +161,9 @@ class Device:
         self.progress = (0, 0)
         self.reader = FrameReader()
         self.machine.stop_event.clear()
+        self.hello_nonces: collections.OrderedDict[bytes, None] = collections.OrderedDict()
+        self._notice_tokens = float(NOTICE_BURST)
+        self._notice_at = time.monotonic()
 
     def power_cycle(self) -> None:
         """Cut the power: in the middle of a deal it strikes before the next card, else at once."""
@@ -266,6 +278,15 @@ class Device:
         if hello.version != PROTOCOL_VERSION:
             self._notice(Notice.MALFORMED)
             return
+        if hello.host_nonce in self.hello_nonces:
+            # A HELLO answered before, sent again: a replay (a real host makes a new nonce for every HELLO). It
+            # must not end the session in use: a replayed HELLO every 0.5 s kept the machine unusable.
+            self.counters["hellos_replayed"] += 1
+            self._notice(Notice.REPLAYED)
+            return
+        self.hello_nonces[hello.host_nonce] = None
+        while len(self.hello_nonces) > HELLO_MEMORY:
+            self.hello_nonces.popitem(last=False)
         device_nonce = new_nonce()
         keys = derive_session(self.pair_key, hello.host_nonce, device_nonce, self.boot_id)
         reply = HelloReply(
@@ -310,8 +331,10 @@ class Device:
 
     def _remember(self, cmd: Command) -> None:
         self.nvram.commands[cmd.cmd_id] = cmd
-        while len(self.nvram.commands) > 2 * REPLY_CACHE:
-            self.nvram.commands.popitem(last=False)
+        while len(self.nvram.commands) > ID_WINDOW:
+            old_id, _ = self.nvram.commands.popitem(last=False)
+            # The id leaves the window with its reply: the two memories always agree on what is known.
+            self.nvram.replies.pop(old_id, None)
 
     def _emergency_stop(self, cmd: Command) -> Reply:
         # Called with the lock held: the stop jumps the queue and cancels what waits in it.
@@ -344,6 +367,14 @@ class Device:
 
     def _notice(self, code: Notice) -> None:
         self.counters[f"notice_{code.name.lower()}"] += 1
+        now = time.monotonic()
+        self._notice_tokens = min(NOTICE_BURST, self._notice_tokens + (now - self._notice_at) * NOTICE_RATE)
+        self._notice_at = now
+        if self._notice_tokens < 1:
+            # Counted, not sent: a flood of forged frames must not become a flood of answers on the link.
+            self.counters["notices_held_back"] += 1
+            return
+        self._notice_tokens -= 1
         msg = NoticeMsg(code, self.counters[f"notice_{code.name.lower()}"])
         if code is Notice.NO_SESSION or self.session is None:
             # No session keys to sign with: the notice is signed with the HELLO key (it tells no secret).

@@ -17,6 +17,7 @@ traceback, and never loses a recorded event (the log is written before anything 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,7 +32,7 @@ from starlette.exceptions import HTTPException
 from referee.api import director_routes, join, live, public_routes, table_routes
 from referee.api.auth import load_tokens
 from referee.api.privacy import masked
-from referee.eventlog import EventLog, EventLogError, private_dir
+from referee.eventlog import EventLog, EventLogError, private_dir, recover_hint
 from referee.table import EngineFault, Refused, TableSession
 
 
@@ -42,20 +43,39 @@ def create_app(
     camera: str = "none",
 ) -> FastAPI:
     """The service of one table; its log and tokens live in ``data_dir`` (made private). Everything a route needs
-    is on ``app.state``: ``session``, ``tokens``/``by_token``, ``hub``, ``game`` (the served game) and
+    is on ``app.state``: ``session``, ``tokens``, ``hub``, ``game`` (the served game) and
     ``dealer_bridge`` (a ``referee.dealer.DealerBridge`` when a dealing machine is joined)."""
     data = private_dir(Path(data_dir))
-    log = EventLog(data / "events.sqlite")
-    session = TableSession(log, dealer=dealer, camera=camera, frames_dir=data / "frames")
+    # Tokens made means the table has been used: from then on its log must be there and whole.
+    established = (data / "tokens.json").exists()
     tokens = load_tokens(data)
+    log = EventLog(data / "events.sqlite", established=established)
+    try:
+        session = TableSession(log, dealer=dealer, camera=camera, frames_dir=data / "frames")
+    except Exception as exc:  # noqa: BLE001 - a log the referee cannot replay: said in one line, never a traceback
+        log.db.close()
+        raise EventLogError(f"{log.path}: the event log cannot be replayed ({type(exc).__name__}: {exc}); "
+                            f"{recover_hint(data)}") from None
     hub = live.Hub(session)
+
+    async def checkpoints() -> None:
+        # The WAL folded into the database file on a schedule, so a copy of the file alone is at most this old.
+        while True:
+            await asyncio.sleep(CHECKPOINT_EVERY)
+            await asyncio.to_thread(_checkpoint, session)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
-        yield
-        # The log stays open: every row is already on the disk (synchronous=FULL), and an app may be started again.
-        hub.loop = None
+        task = asyncio.create_task(checkpoints())
+        try:
+            yield
+        finally:
+            task.cancel()
+            # Every row is already on the disk (synchronous=FULL); the checkpoint makes the database file alone
+            # the whole log after a clean stop. The log stays open: an app may be started again.
+            _checkpoint(session)
+            hub.loop = None
 
     app = FastAPI(
         title="cardref table service",
@@ -67,7 +87,6 @@ def create_app(
     )
     app.state.session = session
     app.state.tokens = tokens
-    app.state.by_token = {t: role for role, t in tokens.items()}
     app.state.hub = hub
     app.state.game = game
     app.state.dealer_bridge = None
@@ -78,6 +97,17 @@ def create_app(
     app.mount("/static", StaticFiles(directory=public_routes.WEB), name="static")
     app.mount("/docs-static", StaticFiles(directory=public_routes.swagger_ui_dir()), name="docs-static")
     return app
+
+
+CHECKPOINT_EVERY = 30.0  # seconds
+
+
+def _checkpoint(session: TableSession) -> None:
+    with session.lock:
+        try:
+            session.log.checkpoint()
+        except EventLogError as exc:
+            print(f"cardref: {exc}", file=sys.stderr)
 
 
 FIELD_WORDS = {"why": "a reason (why)", "who": "who decides (who)"}
@@ -108,14 +138,18 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        named = getattr(request.state, "named", set())
-        reason = exc.reason if role == "director" or exc.public else masked(exc.reason, named)
+        if role == "director" or exc.public is True:
+            reason = exc.reason  # the director's, or a reason that names no hidden card (a deck check)
+        elif isinstance(exc.public, str):
+            reason = exc.public  # the public twin's answer: rests on the public history only (referee.public_twin)
+        else:
+            reason = masked(exc.reason, getattr(request.state, "named", set()))
         return JSONResponse({"error": reason, "seq": exc.seq}, status_code=exc.status)
 
     @app.exception_handler(EngineFault)
     async def engine_fault(request: Request, exc: EngineFault) -> JSONResponse:
         role = getattr(request.state, "role", "public")
-        reason = exc.reason if role == "director" else masked(exc.reason, getattr(request.state, "named", set()))
+        reason = exc.reason if role == "director" else exc.public
         return JSONResponse({"error": reason, "seq": exc.seq}, status_code=500)
 
     @app.exception_handler(HTTPException)

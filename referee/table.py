@@ -32,6 +32,7 @@ from engine.record import match_header
 from referee.entry import entry as table_entry
 from referee.eventlog import EventLog, Row
 from referee.explain import call_words, explain, side_names
+from referee.public_twin import PublicTwin
 
 # What the engine raises for an event that cannot have happened, and what a malformed event may raise on its way
 # through: all of them are refusals with a reason, never a crash of the table.
@@ -51,12 +52,14 @@ HIDDEN_TURN = (("pitch", "exchange"), ("bid_whist", "joker_swap"))
 class Refused(Exception):
     """An attempt the table refused; ``seq`` is its row in the log (None: refused before it was logged)."""
 
-    def __init__(self, reason: str, seq: int | None = None, status: int = 409, public: bool = False) -> None:
+    def __init__(self, reason: str, seq: int | None = None, status: int = 409, public: bool | str = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.seq = seq
         self.status = status
-        # True when the reason names no hidden card (a deck check before the shuffle): every role reads it whole.
+        # What anyone but the director is told: True, the reason whole (it names no hidden card: a deck check
+        # before the shuffle); a text, that text instead (the reason may rest on hidden cards: referee.public_twin);
+        # False, the reason with every card not face up masked.
         self.public = public
 
 
@@ -94,6 +97,8 @@ class EngineFault(Exception):
         super().__init__(reason)
         self.reason = reason
         self.seq = seq
+        # A bug's text may name any card the engine held: the others are told only that it happened.
+        self.public = "the referee failed on this event (an engine fault); the director sees the details"
 
 
 def fault_text(exc: BaseException) -> str:
@@ -114,6 +119,9 @@ class TableSession:
         # Device modes: "machine"/"camera" when connected, "none" when the table has none, "lost" when it was lost.
         self.devices: dict[str, str] = {"dealer": dealer, "camera": camera}
         self.current: MatchState | None = None
+        # The public twin of the current match (referee.public_twin), made when a refusal first needs it and
+        # dropped whenever the effective events change other than by one accepted event.
+        self._twin: PublicTwin | None = None
         self.rebuild()
 
     # ---------------------------------------------------------------- rebuilding from the log
@@ -121,6 +129,7 @@ class TableSession:
     def rebuild(self) -> None:
         """The state from the log alone: the last match's effective events replayed (crash recovery)."""
         with self.lock:
+            self._twin = None
             rows = list(self.log.rows())
             for r in rows:
                 if r.kind == "status":
@@ -176,6 +185,7 @@ class TableSession:
         in the log): what ``rebuild`` gives for it, without reading every earlier match."""
         rows = [r for r in self.log.rows(after=state.id - 1) if r.match == state.id]
         self.current = self._rebuild_match(state.id, rows)
+        self._twin = None
 
     def _refusal_row(self, r: Row, why: str) -> Row:
         return Row(0, r.time, r.match, "system", "referee", "refused", {}, why, r.seq)
@@ -286,6 +296,7 @@ class TableSession:
             row = self.log.append(match_id, source, actor, "match", header)
             assert row.seq == match_id
             self.current = MatchState(row.seq, header, match)
+            self._twin = None
             self._notify({"kind": "match", "seq": row.seq, "match": row.seq, "event": header, "actor": actor})
             return self.current
 
@@ -304,9 +315,9 @@ class TableSession:
             except REFUSALS as exc:
                 why = describe(exc)
                 self._log_refusal(row, why)
-                # The engine may have changed part of its state before it refused: rebuild from the log (the current
-                # match's rows only: they are the last ones, and nothing else changed).
-                self._rebuild_current(state)
+                # A refused event changes nothing in the engine (docs/engine-api.md: a refusal puts the hand back),
+                # so the state stands as it was: no rebuild from the log under the lock.
+                state.refused.append({"seq": row.seq, "why": why, "event": event, "actor": actor, "source": source})
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 if kind == "play" and self._conflict(event, source, actor, row.seq):
@@ -319,7 +330,7 @@ class TableSession:
                     retry = self._deal_without_doubtful_reads(event, why, source, actor, row.seq)
                     if retry is not None:
                         return retry
-                raise Refused(why, row.seq) from None
+                raise Refused(why, row.seq, public=self._twin_of(state).answer(event)) from None
             except Exception as exc:
                 why = fault_text(exc)
                 self._log_refusal(row, why)  # so that the log still replays (a restart would meet the bug again)
@@ -329,9 +340,16 @@ class TableSession:
                 raise EngineFault(why, row.seq) from exc
             state.seqs.append(row.seq)
             state.events.append(event)
+            if self._twin is not None:
+                self._twin.follow(event)
             self._notify({"kind": "game", "seq": row.seq, "match": state.id, "event": event, "actor": actor,
                           "source": source})
             return row
+
+    def _twin_of(self, state: MatchState) -> PublicTwin:
+        if self._twin is None:
+            self._twin = PublicTwin(state.header, state.events)
+        return self._twin
 
     def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> bool:
         """A play refused because its card was already seen face up by a sensor read of this hand: the cards seen
@@ -473,6 +491,14 @@ class TableSession:
             if kind == "undo" and old.kind not in ("game", "undo", "replace", "ruling"):
                 raise Refused(f"event {target} is a {old.kind} row; only table events and corrections are undone",
                               status=409)
+            if kind == "undo":
+                # One active undo per event: a second would make "undo that undo" leave the event undone still.
+                # Undoing an undo restores its event; the event can then be undone again (a new undo).
+                done = next((c for c in state.corrections
+                             if c["kind"] == "undo" and c["target"] == target and c.get("active")), None)
+                if done is not None:
+                    raise Refused(f"event {target} is already undone (by event {done['seq']}); to restore it, undo "
+                                  f"event {done['seq']}", status=409)
             if kind == "replace":
                 if old.kind != "game":
                     raise Refused(f"event {target} is a {old.kind} row; only table events are replaced", status=409)
@@ -493,6 +519,7 @@ class TableSession:
                               "actor": who, "source": "director"})
                 raise Refused(exc.reason, row.seq) from None
             self.current = new_state
+            self._twin = None
             self._notify({"kind": kind, "seq": row.seq, "match": state.id, "event": body, "actor": who, "why": why})
             return row
 
@@ -530,6 +557,7 @@ class TableSession:
             except REFUSALS as exc:
                 self._log_refusal(row, describe(exc))
                 self.current = self._rebuild_match(state.id, [r for r in self.log.rows() if r.match == state.id])
+                self._twin = None
                 raise Refused(describe(exc), status=409) from None
             state.rulings.append(dict(body, seq=row.seq, who=who, why=why, applied=True))
             state.corrections.append(dict(self._correction_json(row), active=True))

@@ -10,6 +10,7 @@ from fastapi import Request
 
 from referee.api.models import Accepted
 from referee.api.privacy import CARD_RE
+from referee.public_twin import used_fields
 from referee.table import TableSession
 
 
@@ -38,7 +39,11 @@ def face_up(session: TableSession) -> set[str]:
 def submit(request: Request, role: str, event: dict[str, Any]) -> Accepted:
     """Log and apply ``event`` for ``role``; the answer carries the state that role may see."""
     session = session_of(request)
-    # The cards the asker named may be repeated back in a refusal; any other card is masked for them.
+    # Only the fields the event is read for go on: a card named in an ignored field is neither logged nor
+    # repeated back.
+    event = used_fields(event)
+    # The cards the asker named may be repeated back in a refusal that rests on public knowledge only; any other
+    # card is masked for them. (A refusal that may rest on hidden cards carries the public twin's answer instead.)
     request.state.named = {m.group(0).upper().replace("10", "T") for m in CARD_RE.finditer(json.dumps(event))}
     request.state.named |= face_up(session)
     row = session.submit(event, role, role)

@@ -52,4 +52,6 @@ def join(request: Request, role: DirectorRole) -> dict[str, Any]:
     """Each page's link with its token and its QR code (SVG), to open the pages on the tablets of the table."""
     base = getattr(request.app.state, "join_url", None) or str(request.base_url)
     links = join_links(base, request.app.state.tokens)
-    return {"base_url": base.rstrip("/"), "pages": [dict(link, qr_svg=qr_svg(link["url"])) for link in links]}
+    # Over HTTPS (referee/tls.py) the certificate's fingerprint, to check on a tablet that it is this table's.
+    return {"base_url": base.rstrip("/"), "pages": [dict(link, qr_svg=qr_svg(link["url"])) for link in links],
+            "tls_fingerprint": getattr(request.app.state, "tls_fingerprint", None)}

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from referee.api.auth import role_for
 from referee.api.privacy import public_event
 from referee.table import TableSession
 
@@ -102,7 +103,7 @@ async def live(ws: WebSocket, token: str | None = None) -> None:
     """Every event as the token's role may see it, pushed as it happens (after a ``hello`` with the state)."""
     header = ws.headers.get("authorization", "")
     given = header[7:].strip() if header.lower().startswith("bearer ") else token
-    role = ws.app.state.by_token.get(given or "")
+    role = role_for(ws.app.state.tokens, given)
     if role is None:
         await ws.close(code=4401, reason="a token is needed: ?token=TOKEN")
         return

@@ -12,7 +12,7 @@ from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redi
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
 from engine.options import SPECS
-from referee.api.auth import AnyRole
+from referee.api.auth import AnyRole, role_for
 from referee.api.deps import session_of, view
 from referee.api.models import ERRORS
 
@@ -62,7 +62,7 @@ def home(token: str | None = None) -> RedirectResponse:
 def _page_route(path: Path) -> Any:
     def serve_page(request: Request, token: str | None = None) -> FileResponse:
         # Without its token a page could only sit on "reconnecting": it explains how to join instead.
-        if token not in request.app.state.by_token:
+        if role_for(request.app.state.tokens, token) is None:
             return FileResponse(WEB / "join.html", status_code=401, headers={"Cache-Control": "no-store"})
         return FileResponse(path, headers={"Cache-Control": "no-store"})
 

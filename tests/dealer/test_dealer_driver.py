@@ -310,8 +310,9 @@ def test_no_device_or_wrong_key_is_a_clear_link_error(sim, timeouts):
         t = Timeouts(hello=min(0.05, timeouts.hello), connect=0.5, backoff_initial=0.01)
         with pytest.raises(LinkError, match=f"cannot reach the dealing machine on {path}"):
             SimpleDealer.open(path, new_key(), timeouts=t)
-        with pytest.raises(LinkError, match="cannot reach"):
-            SimpleDealer.open(sim.path, new_key(), timeouts=t)  # a machine paired with another key
+        # A machine paired with another key: said so (it was "no HELLO reply", as if no machine were there).
+        with pytest.raises(LinkError, match=f"dealing machine on {sim.path} answers, but its pairing key is not"):
+            SimpleDealer.open(sim.path, new_key(), timeouts=t)
         with pytest.raises(LinkError, match="/dev/nonexistent"):
             SimpleDealer.open("/dev/nonexistent-dealer", new_key(), timeouts=t)
         # pyserial's loopback URL opens like any port; what answers is our own HELLO, which is no reply.
@@ -458,3 +459,27 @@ def test_a_machine_that_stops_answering_gives_a_timeout_not_a_hang(key, sim, tim
         with pytest.raises(DealerTimeout, match="did not come back|no reply to PING"):
             dealer.ping()
         assert time.monotonic() - start < 5
+
+
+@pytest.mark.timeout(60)
+def test_a_flood_of_forged_frames_costs_the_host_few_log_lines(sim, dealer, caplog):
+    """Issue 13, item 8: each forged frame cost a host WARNING line (11,803 in one run); now one line per kind
+    per WARN_EVERY seconds, the next one counting those held back."""
+    import logging
+
+    from dealer_protocol.framing import encode_frame
+    from dealer_protocol.messages import MsgType
+    from dealer_protocol.security import Sealer, derive_session, new_nonce
+
+    stranger = derive_session(new_key(), new_nonce(), new_nonce(), 7)
+    caplog.set_level(logging.WARNING, logger="firmware_bridge.driver")
+    for seq in range(1, 301):  # frames sealed with keys the host does not hold, written on the machine's side
+        sim.device.channel.write(encode_frame(Sealer(stranger.device_to_host).seal(MsgType.HEARTBEAT, b"\0" * 8,
+                                                                                    seq=seq)))
+    dealer.ping()  # the link still works
+    deadline = time.monotonic() + 10
+    while dealer.dealer.stats["refused_auth"] < 300 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert dealer.dealer.stats["refused_auth"] >= 300
+    lines = [r for r in caplog.records if r.name == "firmware_bridge.driver"]
+    assert 1 <= len(lines) <= 3, [r.getMessage() for r in lines]

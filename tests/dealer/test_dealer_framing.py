@@ -1,5 +1,6 @@
 """Framing, CRC, message encodings and frame authentication."""
 
+import os
 import random
 
 import pytest
@@ -211,10 +212,19 @@ def test_pairing_key_file(tmp_path):
     assert len(key) == 32 and load_key(path) == key
     assert (path.stat().st_mode & 0o777) == 0o600
     (tmp_path / "bad.key").write_text("zz\n")
+    os.chmod(tmp_path / "bad.key", 0o600)
     with pytest.raises(ValueError, match="bad.key does not hold hex"):
         load_key(tmp_path / "bad.key")
     with pytest.raises(FileNotFoundError, match="no pairing key"):
         load_key(tmp_path / "absent.key")
+
+
+def test_a_pairing_key_others_can_read_is_refused(tmp_path):
+    path = tmp_path / "dealer.key"
+    load_key(path, create=True)
+    os.chmod(path, 0o644)
+    with pytest.raises(PermissionError, match=f"chmod 600 {path}"):
+        load_key(path)
 
 
 def test_no_card_identity_in_a_message_repr():

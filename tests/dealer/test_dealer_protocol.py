@@ -340,3 +340,62 @@ def test_an_id_reused_for_another_command_is_refused(rig):
     host.send(Command(1, Op.LOAD, args_load([])))  # the original is still answered as before
     reply, _ = host.until(is_reply(1))
     assert reply.status is Fault.OK
+
+
+@pytest.mark.timeout(60)
+def test_a_deal_id_sent_again_after_70_other_commands_does_not_deal_again(rig):
+    """Issue 13, item 6: the device knew the id among its last 128 commands, but its reply cache held 64: the
+    DEAL ran again. One window now for ids and replies."""
+    sim, host = rig
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load(deck_for("bid_whist"))))
+    host.until(is_reply(1))
+    deal = Command(2, Op.DEAL, args_deal((1, 1, 1, 1, 0)))
+    host.send(deal)
+    first, _ = host.until(is_reply(2))
+    assert first.status is Fault.OK
+    for i in range(3, 73):
+        host.send(Command(i, Op.PING))
+        host.until(is_reply(i))
+    host.send(deal)
+    again, seen = host.until(is_reply(2))
+    assert again == first and not any(isinstance(m, CardRead) for m in seen)
+    assert sum(len(p) for p in sim.machine.pockets) == 4
+
+
+@pytest.mark.timeout(60)
+def test_a_replayed_hello_does_not_end_the_session_in_use(rig):
+    """Issue 13, item 8: one replayed old HELLO every 0.5 s kept the machine unusable (each began a session the
+    replayer cannot use and ended the host's). A HELLO seen before is refused; the host's session goes on."""
+    sim, host = rig
+    nonce = new_nonce()
+    old_hello = Sealer(hello_keys(host.key)).seal(MsgType.HELLO, Hello(PROTOCOL_VERSION, nonce).encode(), seq=0)
+    host.raw_send(old_hello)  # the HELLO an eavesdropper recorded, answered once
+    while host._next_body(2.0)[1] != MsgType.HELLO_REPLY:
+        pass
+    host.hello()
+    host.until(lambda m: isinstance(m, StateReport))  # sent after the device counted the session
+    sessions = sim.device.counters["sessions"]
+    for i in range(1, 6):
+        host.raw_send(old_hello)  # replayed, between the host's commands
+        host.send(Command(i, Op.PING))
+        reply, _ = host.until(lambda m, i=i: isinstance(m, Reply) and m.cmd_id == i)
+        assert reply.status is Fault.OK
+    assert sim.device.counters["sessions"] == sessions
+    assert sim.device.counters["hellos_replayed"] == 5
+
+
+@pytest.mark.timeout(60)
+def test_a_flood_of_forged_frames_costs_few_notices(rig):
+    """Issue 13, item 8: each forged frame cost a NOTICE on the link; now a burst, then a bounded rate."""
+    sim, host = rig
+    host.hello()
+    forged = bytearray(host.sealer.seal(MsgType.COMMAND, Command(2, Op.PING).encode()))
+    forged[-1] ^= 0xFF
+    for _ in range(300):
+        host.raw_send(bytes(forged))
+    host.send(Command(1, Op.PING))
+    _, seen = host.until(is_reply(1))
+    notices = [m for m in seen if isinstance(m, NoticeMsg)]
+    assert sim.device.counters["notice_auth_failed"] == 300
+    assert len(notices) <= 20 and sim.device.counters["notices_held_back"] >= 280

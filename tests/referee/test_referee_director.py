@@ -5,6 +5,7 @@ stored in canonical codes, and a failed deck check that names its cards."""
 import json
 import os
 import re
+import ssl
 import subprocess
 import sys
 import time
@@ -110,15 +111,18 @@ def test_lan_prints_reachable_links_and_a_qr_code_per_page(tmp_path):
     assert not address.startswith("127.")
     s = Served(tmp_path, "--lan")
     try:
-        assert s.url.startswith(f"http://{address}:")
+        # --lan serves the club's network over HTTPS with the table's own certificate (issue 13); urllib checks it
+        # against that certificate, which names the address.
+        assert s.url.startswith(f"https://{address}:")
+        tls = ssl.create_default_context(cafile=str(tmp_path / "d" / "tls" / "cert.pem"))
         for page in ("table", "scoreboard", "director"):
             assert f"{s.url}/{page}?token=" in s.text()
         assert s.text().count("\u2580") > 30 and s.text().count("\u2588") > 100  # three QR codes in block characters
         # the links work from the network address, and the join links of the console are the same ones
         director = s.token("director")
         req = urllib.request.Request(s.url + "/api/join", headers={"Authorization": "Bearer " + director})
-        join = json.loads(urllib.request.urlopen(req, timeout=10).read())
-        assert join["base_url"] == s.url
+        join = json.loads(urllib.request.urlopen(req, timeout=10, context=tls).read())
+        assert join["base_url"] == s.url and join["tls_fingerprint"] in s.text()
         assert {p["url"] for p in join["pages"]} == {f"{s.url}/table?token={s.token('table')}",
                                                      f"{s.url}/scoreboard?token={s.token('scoreboard')}",
                                                      f"{s.url}/director?token={director}"}
