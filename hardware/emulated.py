@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_protocol.cards import byte_to_card, card_to_byte, full_deck
-from hardware.machine import FOREIGN_BACK, HOME_BACK, FaultKind, FaultRates, PhysicalCard, Timing
+from hardware.machine import FOREIGN_BACK, HOME_BACK, PER_CARD_KINDS, FaultKind, FaultRates, PhysicalCard, Timing
 
 FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 DEFAULT_ELF = FIRMWARE_DIR / "build" / "dealer.elf"
@@ -173,15 +173,8 @@ class EmulatedMachine:
 
     @property
     def faults_raised(self) -> dict[FaultKind, int]:
-        kinds = (
-            FaultKind.JAM,
-            FaultKind.DOUBLE_FEED,
-            FaultKind.UNREADABLE,
-            FaultKind.POCKET_COUNT,
-            FaultKind.DOOR_OPEN,
-            FaultKind.POWER_LOST,
-        )
-        return {k: n for k, n in zip(kinds, self._state()["faults"], strict=True) if n}
+        # the harness counts the per-card kinds in the simulated machine's order
+        return {k: n for k, n in zip(PER_CARD_KINDS, self._state()["faults"], strict=True) if n}
 
     def all_cards(self) -> list[PhysicalCard]:
         """Every card in or on the machine (the table of removed cards excluded)."""
@@ -204,15 +197,7 @@ class EmulatedMachine:
     def set_rates(self, rates: FaultRates, seed: int = 0) -> None:
         """Per-card fault rates, drawn as each card starts to feed."""
         r = rates.rates
-        order = (
-            FaultKind.JAM,
-            FaultKind.DOUBLE_FEED,
-            FaultKind.UNREADABLE,
-            FaultKind.POCKET_COUNT,
-            FaultKind.DOOR_OPEN,
-            FaultKind.POWER_LOST,
-        )
-        self._ctl.ask("rates " + " ".join(str(r.get(k, 0.0)) for k in order))
+        self._ctl.ask("rates " + " ".join(str(r.get(k, 0.0)) for k in PER_CARD_KINDS))
 
     @property
     def timing(self) -> Timing:
