@@ -54,13 +54,16 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         elif args.dir is None:
             raise _user_error("give a folder of card images, or --camera SOURCE")
         else:
-            d = deck.enroll_dir(args.dir)
+            d = deck.enroll_dir(args.dir, photos=args.photos)
         d.save(args.out)
     except deck.EnrollError as exc:
         raise _user_error(str(exc)) from exc
     except OSError as exc:
         raise _user_error(f"cannot write {args.out}: {exc}") from exc
     print(json.dumps({"deck": d.name, "out": args.out, **d.report}))
+    if not d.has_jokers:
+        print("note: no jokers enrolled; a joker will be read as unsure (a game with jokers says so at its start)",
+              file=sys.stderr)
     if "jokers_distinct" in d.report and not d.report["jokers_distinct"]:
         print("note: the two jokers cannot be told apart reliably; a joker will be read as 'joker, unsure which'",
               file=sys.stderr)
@@ -141,6 +144,9 @@ def register(commands: Commands) -> None:
     e.add_argument("--camera", help="enroll from a camera (index), video file or folder of frames instead, "
                    "one card at a time on the mat, in the order AS KS ... 2S, AH ... 2C, BJ, LJ")
     e.add_argument("--euchre", action="store_true", help="with --camera: the 24 cards from 9 up only")
+    e.add_argument("--photos", action="store_true", help="DIR holds photographs, one card alone on any surface "
+                   "in each (named by code, or suit_N: spades_1 = AS ... spades_13 = KS): find and rectify it; a "
+                   "photo with no card or more than one is refused. Without jokers, a joker is read as unsure")
     e.set_defaults(func=cmd_enroll)
 
     i = sub.add_parser("identify", help="find and read the cards in images; one JSON line per image")

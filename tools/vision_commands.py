@@ -115,6 +115,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from vision import deck
 
     cv2.setNumThreads(1)
+    if args.photos:
+        return _bench_photos(args)
     report: dict = {}
     try:
         if not args.skip_accuracy:
@@ -132,6 +134,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         with open(args.json, "w") as f:
             f.write(text + "\n")
+    return 0
+
+
+def _bench_photos(args: argparse.Namespace) -> int:
+    """``cardref vision bench --photos DIR``: found / read / wrong / ms per set of labelled photographs."""
+    from tools import photo_bench
+    from vision import deck
+
+    try:
+        report = photo_bench.bench(args.photos, args.deck, args.only.split(",") if args.only else None,
+                                   args.max_side, _progress)
+    except (photo_bench.BenchError, deck.EnrollError) as exc:
+        raise _user_error(str(exc)) from exc
+    print(photo_bench.format_table(report))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
     return 0
 
 
@@ -170,7 +189,7 @@ def register_vision(commands: Commands) -> None:
     b = sub.add_parser("bench", help="accuracy on held-out decks and time per 1280x720 frame (one core)")
     b.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     b.add_argument("--reads", type=int, default=700, help="enrolled-mode reads per held-out deck (default 700)")
-    b.add_argument("--only", help="comma-separated deck names instead of the held-out set")
+    b.add_argument("--only", help="comma-separated deck names instead of the held-out set (with --photos: set names)")
     b.add_argument("--generic-only", action="store_true", help="accuracy of the generic mode only (--reads then "
                    "counts generic reads)")
     b.add_argument("--skip-accuracy", action="store_true")
@@ -180,4 +199,8 @@ def register_vision(commands: Commands) -> None:
                    "default 2)")
     b.add_argument("--latency-seats", type=int, choices=(4, 5), default=4, help="players in the play videos (5: "
                    "five-handed, on the five-seat mat)")
+    b.add_argument("--photos", metavar="DIR", help="instead: real photographs, a folder of images + labels.json "
+                   "(or ../shared/photos with its three sets); prints cards, found, read, wrong, ms per set")
+    b.add_argument("--deck", help="with --photos: read with this enrolled deck (default: the generic mode)")
+    b.add_argument("--max-side", type=int, default=1920, help="with --photos: shrink photos to this longest side")
     b.set_defaults(func=cmd_bench)

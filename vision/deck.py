@@ -52,8 +52,21 @@ def load_deck(deck_dir: str, need_back: bool = False) -> dict[str, np.ndarray]:
     return images
 
 
+SUIT_WORDS = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "1": "A", "11": "J", "12": "Q",
+              "13": "K"}
+
+
 def canonical_code(text: str) -> str | None:
-    """``10h`` -> ``TH``; None when the text is not a card code."""
+    """``10h`` -> ``TH``, ``hearts_12`` -> ``QH``, ``queen_of_hearts`` -> ``QH``; None when the text is not a card
+    code. (Phone photos of a deck are often named by suit word and number: 1 = ace, 11-13 = jack, queen, king.)"""
+    words = [w for w in text.strip().lower().replace("-", "_").replace(" ", "_").split("_") if w and w != "of"]
+    if len(words) == 2:
+        suit = [SUIT_WORDS[w] for w in words if w in SUIT_WORDS]
+        rank = [RANK_WORDS.get(w, w.upper() if w.isdigit() and 2 <= int(w) <= 9 else "T" if w == "10" else "")
+                for w in words if w not in SUIT_WORDS]
+        if len(suit) == 1 and len(rank) == 1 and rank[0]:
+            return rank[0] + suit[0]
     t = text.strip().upper()
     if t in ("BJ", "LJ"):
         return t
@@ -76,6 +89,12 @@ class Deck:
     codes: list[str]
     templates: rc.Templates
     report: dict
+
+    @property
+    def has_jokers(self) -> bool:
+        """Whether the jokers were enrolled; without them a joker in play is read as unsure (a table playing a game
+        with jokers says so when it starts)."""
+        return "BJ" in self.codes
 
     def save(self, path: str) -> None:
         t = self.templates
@@ -111,16 +130,20 @@ def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
 
 
 def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:
-    """The deck's codes, or an EnrollError naming what is missing."""
+    """The deck's codes, or an EnrollError naming what is missing. A deck without its jokers (52 cards) can be
+    enrolled: its jokers are then unknown (``Deck.has_jokers`` is false and a joker is never named)."""
     codes = [c for c in images if c != "back"]
     if set(FULL) <= set(codes):
         return FULL
+    if set(FULL[:52]) <= set(codes):
+        return FULL[:52]
     if set(EUCHRE) <= set(codes) and len(codes) <= 26:
         return EUCHRE
     missing = [c for c in FULL if c not in codes]
     if len(codes) < 40:
         missing = [c for c in EUCHRE if c not in codes] or missing
-    raise EnrollError(f"incomplete deck in {where}: missing {', '.join(missing)} (need 54 cards, or the 24 from 9 up)")
+    raise EnrollError(f"incomplete deck in {where}: missing {', '.join(missing)} (need 52 cards and optionally the "
+                      "two jokers, or the 24 from 9 up)")
 
 
 def _camera_view(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -181,19 +204,58 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
                 dupes.append(f"{a}={b}")
     if dupes:
         raise EnrollError(f"cards in {where} look identical: {', '.join(dupes)} (wrong file names?)")
-    report: dict = {"cards": len(codes), "back": "back" in images}
+    report: dict = {"cards": len(codes), "back": "back" in images, "jokers": "BJ" in codes}
     if "BJ" in codes:
         report.update(joker_test(use, tpl))
         tpl.jokers_distinct = bool(report["jokers_distinct"])
     return Deck(name, codes, tpl, report)
 
 
-def enroll_dir(deck_dir: str) -> Deck:
-    """Enroll a deck folder (one image per card, named by its code)."""
+def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
+    """The one card of an enrollment image, rectified to the canonical size: a card image that is the card alone
+    (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
+
+    The image is searched with a plain dark border round it, so a card that fills its file is found like one lying
+    on a table. Outlines inside another card (a court's frame, a pip panel) are parts of it. No card, or more than
+    one, is an EnrollError naming ``where``."""
+    h, w = img.shape[:2]
+    s = min(1.0, rc.FIND_SIDE / max(h, w))
+    small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    pad = max(8, int(0.06 * max(small.shape[:2])))
+    framed = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
+    # a card photographed to be enrolled fills a good part of the photo: smaller outlines are other things
+    quads = [q for q in rc.find_cards(framed, min_side=0.1 * max(small.shape[:2])) if q.whole > 0.8]
+    quads.sort(key=lambda q: -cv2.contourArea(q.pts))
+    cards: list[rc.Quad] = []
+    for q in quads:
+        cen = tuple(map(float, q.pts.mean(axis=0)))
+        if cards and cv2.contourArea(q.pts) < 0.4 * cv2.contourArea(cards[0].pts):
+            continue  # far smaller than the card in the photo: another object, not a second card of this deck
+        if not any(cv2.pointPolygonTest(c.pts.reshape(-1, 1, 2), cen, False) >= 0 for c in cards):
+            cards.append(q)
+    if not cards:
+        raise EnrollError(f"no card found in {where}: photograph one card alone, face up, all of it in view, on a "
+                          "plain surface that differs from the card")
+    if len(cards) > 1:
+        raise EnrollError(f"{len(cards)} cards found in {where}: photograph one card at a time")
+    pts = (cards[0].pts - pad) / s
+    if cv2.contourArea(pts) > 0.85 * w * h:  # the file is the card itself: keep its pixels as they are
+        return rc.canonical_card(img)
+    return rc.rectify(img, pts)
+
+
+def enroll_dir(deck_dir: str, photos: bool = False) -> Deck:
+    """Enroll a deck folder: one image per card, named by its code (``AS.png``) or by suit and number
+    (``spades_1.jpg``). With ``photos``, each image is a photograph of the card alone on a surface (or the card
+    alone): the card is found and rectified first (``card_in_photo``)."""
     try:
         images = load_deck(deck_dir)
     except DeckError as exc:
         raise EnrollError(str(exc)) from exc
+    if photos:
+        names = {canonical_code(os.path.splitext(n)[0]) or "back": n for n in sorted(os.listdir(deck_dir))
+                 if os.path.splitext(n)[0].lower() == "back" or canonical_code(os.path.splitext(n)[0])}
+        images = {c: card_in_photo(img, os.path.join(deck_dir, names.get(c, c))) for c, img in images.items()}
     return enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
 
 

@@ -31,6 +31,7 @@ SUIT_SIZE = (14, 14)
 BOX = (0.33, 0.45)  # the index region: fractions of the card's width and height from its corner
 SHARPEN = 0.0  # see _glyph
 TRIM = 2  # pixels of the card's rim left out
+INK_SHARE = 0.35  # ink threshold as a share of the corner's strongest ink (99th percentile)
 CONTRADICTS = 0.3  # a corner whose best other rank beats the pips' rank by this much contradicts it
 COURTS = "JQK"
 PICTURE = 0.04  # share of colourful pixels in the card's middle above which it has a picture (tuning decks:
@@ -64,7 +65,8 @@ def _glyph(ink: np.ndarray, mask: np.ndarray, size: tuple[int, int]) -> np.ndarr
 def corner_index(card: np.ndarray) -> Index | None:
     """The index glyphs in the top-left corner of a rectified upright card (BGR), or None when not found clearly."""
     h, w = card.shape[:2]
-    crop = card[TRIM : int(BOX[1] * h), TRIM : int(BOX[0] * w)].astype(np.float32)
+    trim = max(TRIM, round(TRIM * w / 120))  # the rim is a share of the card, read at whatever size
+    crop = card[trim : int(BOX[1] * h), trim : int(BOX[0] * w)].astype(np.float32)
     b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
     grey = crop.mean(axis=2)
     paper = float(np.percentile(grey, 80))
@@ -72,7 +74,7 @@ def corner_index(card: np.ndarray) -> Index | None:
     ink = np.maximum(paper - grey, 1.3 * redness)
     if float(ink.max()) < 60:
         return None
-    thr = max(35.0, 0.35 * float(np.percentile(ink, 99)))
+    thr = max(35.0, INK_SHARE * float(np.percentile(ink, 99)))
     binary = (ink > thr).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     ch, cw = binary.shape
@@ -285,7 +287,7 @@ def _corners(card: np.ndarray, tpl: GlyphTemplates) -> list[Corner]:
     return out
 
 
-def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
+def read_generic(card: np.ndarray, tpl: GlyphTemplates, index_card: np.ndarray | None = None) -> GenericRead:
     """Read a rectified card without an enrolled deck.
 
     A card whose central field is a clean pip layout (``vision.pips``) is a number card: its rank is the pip count,
@@ -296,19 +298,24 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates) -> GenericRead:
     club's pips alone can look like a spade's, and a heart's like a diamond's). Score = the pips' size regularity,
     margin = the smaller of the pips' suit discriminant's distance from its boundary and the corners' suit
     margins. Any other card is read from its two corner indices alone (``read_card``), which must agree,
-    and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named."""
+    and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named.
+
+    ``index_card`` is the same card rectified at a multiple of the canonical size, when the camera saw it that
+    large: the corner index's strokes are a pixel or two wide at the canonical size (a red '9' then falls under the
+    ink threshold set by the big pip beside it) and are read from it; the pips are read at the canonical size."""
+    ic = card if index_card is None else index_card
     p = pipslib.find_pips(card) if tpl.pip_suits is not None else None
     if p is None or tpl.pip_suits is None:
         # a court's picture is colourful (blue, yellow, green), a number card's ink never is: then its index can
         # only be J, Q or K (a joker's picture is colourful too: the tuning reads include jokers)
         picture = pipslib.colourful(card) > PICTURE
-        label, score, margin = read_card(card, tpl, COURTS if picture else RANKS)
+        label, score, margin = read_card(ic, tpl, COURTS if picture else RANKS)
         if label[0] not in COURTS:  # a number card is named only from its pips, the index being the second cue
             score, margin = 0.0, 0.0
         return GenericRead(label, score, margin, "index")
     rank = pipslib.RANK_OF_COUNT[p.count]
     suit, margin = pipslib.pip_suit(p, tpl.pip_suits)
-    corners = _corners(card, tpl)
+    corners = _corners(ic, tpl)
     ok = all(c.red == p.red and c.against(rank) < CONTRADICTS for c in corners)
     if rank == "A" and not any(c.against(rank) <= 0 for c in corners):
         ok = False

@@ -28,6 +28,9 @@ CORNER_BOX = (0.0, 0.0, 0.25, 0.30)  # x0, y0, x1, y1 as fractions of the card: 
 READ_INSET = 1.5  # pixels: reading a slightly inset quad keeps the rim and its shadow out (measured: fewer misreads)
 PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 SHIFT = 4  # pixels of misalignment searched when matching the corner index
+FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larger frames are shrunk to it
+RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
+RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 
 
@@ -288,6 +291,73 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     return _orient(best + np.array([x0, y0], np.float32))
 
 
+RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
+
+
+def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+    """(how plain the card's rim band is, how much it differs from what lies around it), from a Lab image.
+
+    Every card face has a plain margin inside its edge, whatever its design; the table around it differs from it in
+    brightness or colour (the user's surface is plain, not necessarily dark or green). The quad with a margin round
+    it is warped to a small upright card; the band 1-3 px (2-6 % of the width) inside each side and the band
+    1-3 px outside it are compared, the corners (rounded on a real card) left out. Plainness: 1 - the spread of
+    the inside band's lightness (10-90 %) / 60; contrast: the Lab distance between the two bands' medians, per side,
+    averaged over the sides."""
+    w, h, m = RIM_W, RIM_H, RIM_M
+    src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
+    hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    img = cv2.warpPerspective(lab, hm, (w + 2 * m, h + 2 * m), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    cx0, cx1 = m + int(0.2 * w), m + int(0.8 * w)
+    cy0, cy1 = m + int(0.15 * h), m + int(0.85 * h)
+    sides = [(img[m + 1 : m + 4, cx0:cx1], img[m - 4 : m - 1, cx0:cx1]),
+             (img[m + h - 4 : m + h - 1, cx0:cx1], img[m + h + 1 : m + h + 4, cx0:cx1]),
+             (img[cy0:cy1, m + 1 : m + 4], img[cy0:cy1, m - 4 : m - 1]),
+             (img[cy0:cy1, m + w - 4 : m + w - 1], img[cy0:cy1, m + w + 1 : m + w + 4])]
+    # the spread along each side, not over all four: a large card under a lamp or a window is lit unevenly from
+    # one end to the other, while its rim's lightness along one side varies little
+    spread = [float(np.subtract(*np.percentile(a[..., 0], [90, 10]))) for a, _ in sides]
+    plain = 1.0 - float(np.median(spread)) / 60.0
+    contrast = float(np.mean([np.linalg.norm(np.median(a.reshape(-1, 3), axis=0) - np.median(b.reshape(-1, 3), axis=0))
+                              for a, b in sides]))
+    return plain, contrast
+
+
+def _size_bonus(quad: np.ndarray) -> float:
+    """A tie-break between outlines of one card that prefers the larger (the whole card over its picture), small
+    beside the wholeness and rim scores: 1e-5 per pixel of area, capped at 0.2 (a card photographed at a few hundred
+    pixels would otherwise outweigh them)."""
+    return min(0.2, 1e-5 * float(cv2.contourArea(quad)))
+
+
+def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float) -> list[tuple[float, Quad]]:
+    """Card outlines as regions enclosed by edges, whatever the colours of card and table.
+
+    The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
+    white balance tinting the card, that fails. Here the image is cut by its Canny edges (two sensitivities, the
+    lower for a card barely brighter than its table) and each enclosed region whose outline fits a card-shaped quad
+    is a candidate, kept when the band inside its edge is plain and differs from the band outside (``rim_contrast``).
+    """
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    out: list[tuple[float, Quad]] = []
+    min_area = min_side * min_side * 1.3
+    for lo, hi in ((15, 45), (40, 110)):
+        e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if len(c) < 4 * min_side or cv2.contourArea(c) < min_area:
+                continue
+            q = _quad_from_contour(c, min_side)
+            if q is None:
+                continue
+            plain, contrast = rim_contrast(lab, q.pts)
+            if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
+                continue
+            out.append((q.whole + plain + _size_bonus(q.pts), q))
+    return out
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter + 1e-6))
@@ -327,7 +397,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             pale = rim_pale(mask, q.pts)
             if pale < 0.6:
                 continue
-            cands.append((q.whole + pale + 1e-5 * cv2.contourArea(q.pts), q))
+            cands.append((q.whole + pale + _size_bonus(q.pts), q))
+    cands += _edge_region_cards(frame, gray, min_side)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -359,18 +430,27 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     return out
 
 
-def rectify(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The card under ``quad`` (TL, TR, BR, BL) warped to the canonical upright size."""
-    dst = np.array([[0, 0], [CW - 1, 0], [CW - 1, CH - 1], [0, CH - 1]], np.float32)
+def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CW, CH)) -> np.ndarray:
+    """The card under ``quad`` (TL, TR, BR, BL) warped to the canonical upright size (or ``size``).
+
+    A card seen much larger than that (a photograph) is warped at an integer multiple of the size and then averaged
+    down: warping straight to the small size samples one pixel in several and turns thin strokes into dots."""
+    cw, ch = size
+    side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    k = max(1, min(4, int(side / cw + 0.25)))
+    dst = np.array([[0, 0], [k * cw - 1, 0], [k * cw - 1, k * ch - 1], [0, k * ch - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, m, (CW, CH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpPerspective(frame, m, (k * cw, k * ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out if k == 1 else cv2.resize(out, (cw, ch), interpolation=cv2.INTER_AREA)
 
 
-def rectify_for_reading(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """``rectify`` of the quad inset by READ_INSET pixels."""
+def rectify_for_reading(frame: np.ndarray, quad: np.ndarray, scale: int = 1) -> np.ndarray:
+    """``rectify`` of the quad inset by READ_INSET pixels (at ``scale`` times the canonical size)."""
     cen = quad.mean(axis=0)
     half = float(np.linalg.norm(quad[1] - quad[0])) / 2
-    return rectify(frame, cen + (quad - cen) * (1 - READ_INSET / max(half, 1.0)))
+    # the same share of the card however large it is seen (a photograph's rim and its blur scale with the card)
+    inset = max(READ_INSET, READ_INSET * half / (CW / 2))
+    return rectify(frame, cen + (quad - cen) * (1 - inset / max(half, 1.0)), (CW * scale, CH * scale))
 
 
 # ---------------------------------------------------------------- features
@@ -618,11 +698,12 @@ class Recogniser:
         label, score, margin, _ = self.read_and_accept(card)
         return label, score, margin
 
-    def read_and_accept(self, card: np.ndarray) -> tuple[str, float, float, bool]:
+    def read_and_accept(self, card: np.ndarray, big: np.ndarray | None = None) -> tuple[str, float, float, bool]:
         """``read_card`` and whether the read clears this mode's thresholds (in generic mode those of the path that
-        read it: the pip reader's per named suit, or the corner-index reader's)."""
+        read it: the pip reader's per named suit, or the corner-index reader's). ``big``: the card rectified at
+        twice the size, when the frame has the pixels (the generic reader reads the corner index from it)."""
         if self.glyphs is not None:
-            g = glyphlib.read_generic(card, self.glyphs)
+            g = glyphlib.read_generic(card, self.glyphs, big)
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
             return g.label, g.score, g.margin, th.accept(g.score, g.margin) and g.score > 0
         label, score, margin = match(self.templates, card, self.use_face, self.same)
@@ -651,9 +732,23 @@ class Recogniser:
 
     def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None) -> list[Read]:
         reads = []
-        for q in find_cards(frame, card_area=card_area, exclude=exclude):
-            card = rectify_for_reading(frame, q.pts)
-            label, score, margin, ok = self.read_and_accept(card)
+        # a photograph is searched at a working size (outlines need no more pixels, and the time grows with them)
+        # and read at full size
+        s = min(1.0, FIND_SIDE / max(frame.shape[:2]))
+        small = frame if s == 1.0 else cv2.resize(frame, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        if s < 1.0:
+            card_area = card_area * s * s if card_area else None
+            exclude = [e * s for e in exclude] if exclude else None
+        for q in find_cards(small, card_area=card_area, exclude=exclude):
+            if s < 1.0:
+                q = Quad((q.pts / s).astype(np.float32), q.whole)
+            big = None
+            if self.glyphs is not None and np.linalg.norm(q.pts[1] - q.pts[0]) >= 1.6 * CW:
+                big = rectify_for_reading(frame, q.pts, 2)
+                card = cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA)
+            else:
+                card = rectify_for_reading(frame, q.pts)
+            label, score, margin, ok = self.read_and_accept(card, big)
             joker = label in ("BJ", "LJ")
             code: str | None = label if ok else None
             if joker and not self.templates.jokers_distinct:

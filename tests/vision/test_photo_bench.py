@@ -1,0 +1,60 @@
+"""The photograph benchmark reads the development sets' own label formats in place, and any labels.json folder."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
+
+
+def _need(sub: str) -> Path:
+    p = PHOTOS / sub
+    if not p.exists():
+        pytest.skip(f"the development photos ../shared/photos/{sub} are not here")
+    return p
+
+
+def test_label_formats_of_the_shared_sets():
+    from tools import photo_bench as pb
+
+    _need("poker_table")
+    _need("desk")
+    _need("boxes")
+    sets = {s.name: s for s in pb.discover(str(PHOTOS))[0]}
+    pt = sets["poker_table"]
+    assert len(pt.photos) == 22 and sum(len(p.codes) for p in pt.photos) == 244
+    assert all(len(c) == 2 and c[0] in "AKQJT98765432" and c[1] in "SHDC" for p in pt.photos for c in p.codes)
+    assert sets["desk_query"].photos[0].codes and len(sets["desk_template"].photos) == 52
+    tpl = {Path(p.path).name: p.codes for p in sets["desk_template"].photos}
+    assert tpl["clubs_1.jpg"] == ["AC"] and tpl["hearts_10.jpg"] == ["TH"] and tpl["spades_13.jpg"] == ["KS"]
+    boxes = sets["boxes_test"]
+    assert len(boxes.photos) == 67 and all(p.boxes for p in boxes.photos)
+    assert {b[4] for p in boxes.photos for b in p.boxes} <= set("AKQJT9")
+
+
+def test_a_labels_json_folder_is_scored(tmp_path):
+    from tools import photo_bench as pb
+
+    q = _need("desk/query")
+    import shutil
+
+    # a folder laid out as the product's users would: images + labels.json (copied to tmp, never into the repo)
+    for name in ("q1.jpg", "q10.jpg"):
+        shutil.copy(q / name, tmp_path / name)
+    (tmp_path / "labels.json").write_text(json.dumps({"q1.jpg": ["QS"], "q10.jpg": ["QH", "7S"]}))
+    report = pb.bench(str(tmp_path), max_side=1280)
+    (row,) = report["sets"]
+    assert row["photos"] == 2 and row["cards"] == 3 and row["wrong"] == 0
+    assert 0 <= row["read"] <= row["found"] <= 3 and row["ms"] > 0
+    assert "wrong" in pb.format_table(report)
+
+
+def test_bad_labels_are_named(tmp_path):
+    from tools import photo_bench as pb
+
+    (tmp_path / "labels.json").write_text(json.dumps({"nothere.jpg": ["AS"]}))
+    with pytest.raises(pb.BenchError, match="nothere.jpg"):
+        pb.discover(str(tmp_path))
+    with pytest.raises(pb.BenchError, match="not found"):
+        pb.discover(str(tmp_path / "missing"))

@@ -1,0 +1,359 @@
+"""The photograph benchmark: how many cards a recogniser finds and reads in real photographs.
+
+A *set* is a folder of images with their labels. Any folder laid out as images plus a ``labels.json`` of
+``{"photo.jpg": ["AS", "TD", ...]}`` (the face-up cards of each photo) is a set; the three development sets of
+``../shared/photos`` keep their own label formats and are read in place:
+
+- ``poker_table/train``: ``train_labels.csv``, one row per photo (``T1..T5``, ``Pn.1``, ``Pn.2``; ``null`` = face
+  down or absent; ranks written ``10``);
+- ``desk/query``: ``desk/labels.json``; ``desk/template``: one card per photo, its code in the file name
+  (``clubs_1.jpg`` = AC, 11 = J, 12 = Q, 13 = K);
+- ``boxes/train``, ``boxes/test``: Pascal VOC ``.xml`` per photo with a box around each whole card and its rank only.
+
+Scoring per set: ``cards`` (labelled face-up cards), ``found``, ``read`` (read right), ``wrong`` (a code named that
+is not the truth), ``ms`` (median milliseconds of one full ``identify`` of a photo, resized to at most ``max_side``).
+Where labels are a list of codes without positions, ``found`` is per photo the smaller of the number of outlines
+found and of cards labelled, and reads are matched to the labels as multisets (a code named twice when the photo
+holds it once: one right, one wrong). With boxes (``boxes``) a labelled card is found when an outline's bounding
+box overlaps its box by IoU >= 0.5; a read is right when its rank is the box's, wrong when not, and a code named
+on no labelled card is counted wrong too (``stray``, also shown on its own).
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+import statistics
+import time
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+RANK_NUMBERS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine": "9", "eight": "8",
+              "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "two": "2"}
+
+
+class BenchError(Exception):
+    """A folder or label file that cannot be benchmarked (the message names it)."""
+
+
+@dataclass
+class Photo:
+    """One labelled photo: its path, the face-up codes, and for box-labelled sets the boxes (x0, y0, x1, y1, rank)."""
+
+    path: str
+    codes: list[str]
+    boxes: list[tuple[float, float, float, float, str]] | None = None
+
+
+@dataclass
+class PhotoSet:
+    """A named set of labelled photos."""
+
+    name: str
+    photos: list[Photo]
+    note: str = ""
+
+
+@dataclass
+class SetResult:
+    """The scores of one set."""
+
+    name: str
+    photos: int = 0
+    cards: int = 0
+    found: int = 0
+    read: int = 0
+    wrong: int = 0
+    stray: int = 0
+    ms: list[float] = field(default_factory=list)
+    wrong_examples: list[str] = field(default_factory=list)
+
+    def row(self) -> dict:
+        return {"set": self.name, "photos": self.photos, "cards": self.cards, "found": self.found,
+                "read": self.read, "wrong": self.wrong, "stray": self.stray,
+                "ms": round(statistics.median(self.ms), 1) if self.ms else None,
+                "found_pct": round(100 * self.found / self.cards, 1) if self.cards else None,
+                "read_pct": round(100 * self.read / self.cards, 1) if self.cards else None}
+
+
+# ---------------------------------------------------------------- label formats
+
+
+def _code(rank: str, suit: str) -> str:
+    rank = {"10": "T", "1": "A"}.get(rank, rank)
+    return rank.upper() + suit.upper()
+
+
+def _images_in(folder: str) -> dict[str, str]:
+    return {f: os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.lower().endswith(IMAGE_EXT)}
+
+
+def from_labels_json(folder: str, labels_path: str | None = None) -> PhotoSet:
+    """A folder of images and ``labels.json`` (``{"photo.jpg": ["AS", ...]}``); photos without labels are left out."""
+    labels_path = labels_path or os.path.join(folder, "labels.json")
+    try:
+        with open(labels_path) as f:
+            labels = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise BenchError(f"cannot read labels {labels_path}: {exc}") from exc
+    if not isinstance(labels, dict):
+        raise BenchError(f"{labels_path}: expected an object of photo name -> list of card codes")
+    photos = []
+    for name, codes in sorted(labels.items()):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            raise BenchError(f"{labels_path}: photo {name} is not in {folder}")
+        if not isinstance(codes, list) or not all(isinstance(c, str) and len(c) == 2 for c in codes):
+            raise BenchError(f"{labels_path}: {name}: expected a list of two-letter card codes")
+        photos.append(Photo(path, [c.upper() for c in codes]))
+    return PhotoSet(os.path.basename(os.path.normpath(folder)), photos)
+
+
+def from_poker_csv(folder: str) -> PhotoSet:
+    """``poker_table/train``: the course project's CSV (rows name photos ``Train_NN``, files are ``train_NN.jpg``)."""
+    path = os.path.join(folder, "train_labels.csv")
+    files = {os.path.splitext(f)[0].lower(): p for f, p in _images_in(folder).items()}
+    photos = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            img = files.get(row["Image"].lower())
+            if img is None:
+                continue  # the CSV lists photos of the original set that are not kept here
+            codes = []
+            for key, val in row.items():
+                if key[0] in "TP" and key != "Image" and val and val != "null":
+                    codes.append(_code(val[:-1], val[-1]))
+            photos.append(Photo(img, codes))
+    return PhotoSet("poker_table", photos, "row of five + two overlapping cards per player; covered cards count")
+
+
+def from_template_names(folder: str) -> PhotoSet:
+    """``desk/template``: one card per photo, named ``suit_N.jpg``."""
+    photos = []
+    for f, p in _images_in(folder).items():
+        stem = os.path.splitext(f)[0]
+        suit, _, num = stem.partition("_")
+        if suit.lower() not in SUIT_WORDS or not num.isdigit():
+            continue
+        n = int(num)
+        photos.append(Photo(p, [RANK_NUMBERS.get(n, str(n)) + SUIT_WORDS[suit.lower()]]))
+    return PhotoSet("desk_template", photos, "one card per photo")
+
+
+def from_voc(folder: str, name: str) -> PhotoSet:
+    """Pascal VOC ``.xml`` per photo: boxes with a rank word (``nine`` ... ``ace``), no suit."""
+    photos = []
+    images = {os.path.splitext(f)[0]: p for f, p in _images_in(folder).items()}
+    for xml in sorted(glob.glob(os.path.join(folder, "*.xml"))):
+        stem = os.path.splitext(os.path.basename(xml))[0]
+        if stem not in images:
+            continue
+        root = ET.parse(xml).getroot()
+        boxes = []
+        for obj in root.iter("object"):
+            rank = RANK_WORDS.get((obj.findtext("name") or "").strip().lower())
+            bb = obj.find("bndbox")
+            if rank is None or bb is None:
+                continue
+            x0, y0, x1, y1 = (float(bb.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
+            boxes.append((x0, y0, x1, y1, rank))
+        photos.append(Photo(images[stem], [b[4] for b in boxes], boxes))
+    return PhotoSet(name, photos, "rank only (no suit); found by box IoU >= 0.5")
+
+
+def discover(root: str) -> tuple[list[PhotoSet], list[str]]:
+    """The sets under ``root``, and a reason for each known set that is missing (for the caller to print)."""
+    if not os.path.isdir(root):
+        raise BenchError(f"photo folder not found: {root}")
+    sets: list[PhotoSet] = []
+    missing: list[str] = []
+    if os.path.exists(os.path.join(root, "labels.json")) and not os.path.isdir(os.path.join(root, "query")):
+        return [from_labels_json(root)], missing
+    known = False
+    pt = os.path.join(root, "poker_table", "train")
+    if os.path.exists(os.path.join(pt, "train_labels.csv")):
+        sets.append(from_poker_csv(pt))
+        known = True
+    desk = os.path.join(root, "desk")
+    if os.path.exists(os.path.join(desk, "labels.json")) and os.path.isdir(os.path.join(desk, "query")):
+        s = from_labels_json(os.path.join(desk, "query"), os.path.join(desk, "labels.json"))
+        s.name = "desk_query"
+        sets.append(s)
+        known = True
+    if os.path.isdir(os.path.join(desk, "template")):
+        sets.append(from_template_names(os.path.join(desk, "template")))
+    for part in ("train", "test"):
+        folder = os.path.join(root, "boxes", part)
+        if os.path.isdir(folder):
+            sets.append(from_voc(folder, f"boxes_{part}"))
+            known = True
+    for sub in sorted(os.listdir(root)):
+        d = os.path.join(root, sub)
+        if sub not in ("poker_table", "desk", "boxes") and os.path.exists(os.path.join(d, "labels.json")):
+            sets.append(from_labels_json(d))
+            known = True
+    for name, what in (("poker_table", "poker_table/train/train_labels.csv"), ("desk", "desk/labels.json"),
+                       ("boxes", "boxes/train, boxes/test")):
+        if not os.path.exists(os.path.join(root, name)):
+            missing.append(f"{name}: not in {root} (needs {what})")
+    if not known and not sets:
+        raise BenchError(f"no labelled photos in {root}: expected images plus labels.json, or the development sets")
+    return sets, missing
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def load_photo(path: str, max_side: int) -> tuple[np.ndarray, float]:
+    """The photo, shrunk so its longer side is at most ``max_side``, and the factor it was shrunk by."""
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise BenchError(f"unreadable image: {path}")
+    s = min(1.0, max_side / max(img.shape[:2]))
+    if s < 1.0:
+        img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return img, s
+
+
+def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / ua if ua > 0 else 0.0
+
+
+def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None:
+    """Add one photo's reads (``vision.recognise.Read``) to ``res``."""
+    res.photos += 1
+    res.cards += len(photo.codes)
+    if photo.boxes is not None:
+        boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes]
+        used: set[int] = set()
+        for r in sorted(reads, key=lambda r: r.code is None):
+            q = np.asarray(r.quad)
+            bb = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+            ious = [(_box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used]
+            best = max(ious, default=(0.0, -1))
+            if best[0] >= 0.5:
+                used.add(best[1])
+                res.found += 1
+                if r.code is not None:
+                    if r.code[0] == photo.boxes[best[1]][4]:
+                        res.read += 1
+                    else:
+                        res.wrong += 1
+                        res.wrong_examples.append(f"{os.path.basename(photo.path)}: {r.code} on a "
+                                                  f"{photo.boxes[best[1]][4]}")
+            elif r.code is not None:
+                res.wrong += 1
+                res.stray += 1
+                res.wrong_examples.append(f"{os.path.basename(photo.path)}: {r.code} on no labelled card")
+        return
+    res.found += min(len(reads), len(photo.codes))
+    truth = Counter(photo.codes)
+    named = Counter(r.code for r in reads if r.code is not None)
+    right = truth & named
+    res.read += sum(right.values())
+    bad = named - right
+    res.wrong += sum(bad.values())
+    for code in bad.elements():
+        res.wrong_examples.append(f"{os.path.basename(photo.path)}: {code} (truth {' '.join(photo.codes)})")
+
+
+def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
+            progress: Callable[[str], None] | None = None) -> SetResult:
+    """Identify every photo of a set with ``rec`` (a ``vision.recognise.Recogniser``) and score it."""
+    res = SetResult(photo_set.name)
+    for photo in photo_set.photos:
+        img, scale = load_photo(photo.path, max_side)
+        t = time.perf_counter()
+        reads = rec.identify(img)  # type: ignore[attr-defined]
+        res.ms.append((time.perf_counter() - t) * 1000)
+        score_photo(photo, reads, scale, res)
+    if progress:
+        progress(f"{photo_set.name}: {res.row()}")
+    return res
+
+
+def iter_sets(root: str, only: list[str] | None = None) -> Iterator[PhotoSet]:
+    sets, _ = discover(root)
+    for s in sets:
+        if only is None or s.name in only:
+            yield s
+
+
+def bench(root: str, deck_path: str | None = None, only: list[str] | None = None, max_side: int = 1920,
+          progress: Callable[[str], None] | None = None) -> dict:
+    """Every set under ``root`` read by the generic recogniser (or the enrolled ``deck_path``): a report dict."""
+    from vision import deck as decklib
+    from vision import recognise
+
+    cv2.setNumThreads(1)  # one core: the speed target is per core
+    rec = recognise.Recogniser(decklib.Deck.load(deck_path) if deck_path else None)
+    sets, missing = discover(root)
+    rows = []
+    wrong = {}
+    for s in sets:
+        if only is not None and s.name not in only:
+            continue
+        r = run_set(rec, s, max_side, progress)
+        rows.append({**r.row(), "note": s.note})
+        if r.wrong_examples:
+            wrong[s.name] = r.wrong_examples[:20]
+    return {"mode": rec.mode, "deck": deck_path, "max_side": max_side, "sets": rows, "missing": missing,
+            "wrong_examples": wrong}
+
+
+def format_table(report: dict) -> str:
+    """The report as a plain-text table."""
+    lines = [f"mode: {report['mode']}" + (f" (deck {report['deck']})" if report["deck"] else "")
+             + f", photos resized to at most {report['max_side']} px"]
+    lines.append(f"{'set':<16}{'photos':>7}{'cards':>7}{'found':>7}{'read':>7}{'wrong':>7}{'ms':>9}")
+    for r in report["sets"]:
+        lines.append(f"{r['set']:<16}{r['photos']:>7}{r['cards']:>7}{r['found']:>7}{r['read']:>7}{r['wrong']:>7}"
+                     f"{r['ms'] if r['ms'] is not None else '-':>9}")
+    for m in report["missing"]:
+        lines.append(f"skipped {m}")
+    for name, ex in report["wrong_examples"].items():
+        lines.append(f"wrong in {name}: " + "; ".join(ex))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tools.photo_bench DIR [--deck DECK.npz] [--only a,b] [--max-side N] [--json OUT]``."""
+    import argparse
+    import sys
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("photos", help="a folder of labelled photos (labels.json) or ../shared/photos")
+    p.add_argument("--deck", help="an enrolled deck file (default: generic mode)")
+    p.add_argument("--only", help="comma-separated set names")
+    p.add_argument("--max-side", type=int, default=1920)
+    p.add_argument("--json", help="also write the report here")
+    a = p.parse_args(argv)
+    try:
+        report = bench(a.photos, a.deck, a.only.split(",") if a.only else None, a.max_side,
+                       lambda m: print(m, file=sys.stderr, flush=True))
+    except BenchError as exc:
+        print(f"cardref: {exc}", file=sys.stderr)
+        return 2
+    print(format_table(report))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(report, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
