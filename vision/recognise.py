@@ -406,8 +406,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         card_area = float(np.median([cv2.contourArea(q.pts) for q in whole]))
     for c in contours if card_area else []:
         area = cv2.contourArea(c)
-        if area < min_side * min_side * 2.5:
-            continue
+        if area < min_side * min_side * 2.5 or area > 8 * card_area:
+            continue  # (a pale table is one huge blob: no pile of a trick's cards is that large)
         hull = cv2.convexHull(c)
         if any(cv2.pointPolygonTest(hull, tuple(map(float, q.pts.mean(axis=0))), False) >= 0
                and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
