@@ -41,6 +41,7 @@ TUNE_THEMES = ["gnomangelo_bitmap", "berlin"]  # thresholds are chosen on these 
 HELD_OUT_THEMES = ["anglo_modern_4_color", "rheinland", "lattmann"]  # measured on, never trained or tuned on
 THEME_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "cardref", "aisleriot")
 CODES = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+MIN_READS = 50  # tuning reads a path needs before its threshold is chosen from them
 
 
 # ---------------------------------------------------------------- sources
@@ -142,15 +143,17 @@ def camera_view(card: np.ndarray, rng: np.random.Generator, width: float) -> tup
         sa = np.roll(alpha, tuple(int(o) for o in off), axis=(0, 1))
         bg *= 1 - 0.4 * rng.random() * cv2.GaussianBlur(sa, (0, 0), 3)[..., None]
     img = bg * (1 - alpha) + face * alpha
-    # light: a gradient, a colour cast, perhaps a glare spot
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size - 0.5
+    # light: a gradient, a colour cast, perhaps a glare spot (made on a coarse grid and enlarged: smooth anyway)
+    g = max(4, size // 8)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32) / g - 0.5
     th = rng.uniform(0, 2 * np.pi)
-    gain = 1 + rng.uniform(0, 0.5) * (np.cos(th) * xx + np.sin(th) * yy) + rng.uniform(-0.35, 0.1)
-    img = img * gain[..., None] * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    light = 1 + rng.uniform(0, 0.5) * (np.cos(th) * xx + np.sin(th) * yy) + rng.uniform(-0.35, 0.1)
+    img = img * cv2.resize(light, (size, size))[..., None] * rng.uniform(0.85, 1.15, 3).astype(np.float32)
     if rng.random() < 0.3:
         gx, gy = rng.uniform(-0.4, 0.4, 2)
         sig = rng.uniform(0.05, 0.3)
-        img += rng.uniform(40, 150) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig**2))[..., None]
+        glare = rng.uniform(40, 150) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig**2))
+        img += cv2.resize(glare, (size, size))[..., None]
     blur = rng.uniform(0, 1.6) * max(0.5, width / 150)
     if blur > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), blur)
@@ -312,7 +315,7 @@ def train(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int,
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(idx)
+            tot += float(loss.detach()) * len(idx)
             right_r += int((pr.argmax(1) == rt[idx]).sum())
             right_s += int((ps.argmax(1) == st[idx]).sum())
         progress(f"  epoch {ep + 1}/{epochs}: loss {tot / n:.4f}, rank {right_r / n:.4f}, suit {right_s / n:.4f}, "
@@ -425,15 +428,18 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
 
 def choose_net_thresholds(reads: list[tuple[str, str, float, str]]) -> dict:
     """Per path, the lowest probability with no wrong read on the tuning reads, then its error odds divided by
-    four (the safety gap: held-out designs are harder than the tuning ones); at least 0.9."""
+    four (the safety gap: held-out designs are harder than the tuning ones); at least 0.9. A path with fewer than
+    ``MIN_READS`` tuning reads keeps the reader's untuned default (one corner alone: never accepted)."""
     th: dict = {}
     for path in ("two", "one", "court"):
         mine = [(t, lab, s) for t, lab, s, p in reads if p == path and s > 0]
         wrong = [s for t, lab, s in mine if lab != t]
         worst = max(wrong, default=0.0)
         thr = max(0.9, 1 - (1 - worst) / 4) if wrong else 0.9
-        right = sum(1 for t, lab, s in mine if lab == t and s >= thr)
         total = sum(1 for t, _, _, p in reads if p == path)
+        if total < MIN_READS:
+            thr = ix.NET_THRESHOLDS[path]
+        right = sum(1 for t, lab, s in mine if lab == t and s >= thr)
         th[path] = {"threshold": round(thr, 6), "wrong_below": len(wrong), "worst_wrong": round(worst, 6),
                     "accepted_right": right, "reads": total}
     return th
