@@ -357,7 +357,7 @@ def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) ->
             "index_suit_acc": round(float((s.argmax(1)[idx] == ys[idx]).mean()), 4)}
 
 
-def run(decks_root: str, photos_root: str | None, out: str, views: int = 10, epochs: int = 8, seed: int = 1,
+def run(decks_root: str, photos_root: str | None, out: str, views: int = 6, epochs: int = 6, seed: int = 1,
         workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None) -> dict:
     """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report."""
     import torch
