@@ -12,7 +12,7 @@ card the seat is known not to hold, an event of the wrong phase) raises ``Illega
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from engine.cards import BJ, CODES, LJ, NO_SUIT, SUITS, card, codes_of, lowest
@@ -30,6 +30,14 @@ BID: Final = "bid"
 DECLARE: Final = "declare"
 PLAY: Final = "play"
 DONE: Final = "done"
+
+# Where an event's cards came from (its ``source``): a sensor's read may be wrong; what the table entered is not.
+SENSORS: Final = ("camera", "dealer")
+# ``Renege.rests_on`` entry for "every read of the hand" (a proof from the cards accounted for at the end).
+ALL_READS: Final = -1
+# The events that show cards face up, taking them out of play (a Bid Whist discard is face down: its cards, when
+# read, were read by the table, and only its own game knows; a face-down card shown nowhere is no sighting).
+FACE_UP: Final = ("play", "discard", "burn", "joker_swap")
 
 
 # Bids and declarations on offer, by ``Hand._offer_key()``: a few hundred entries at most.
@@ -91,6 +99,8 @@ def _put_back(value: Any, inside: Any) -> None:
         value.cards = cards
 
 
+def _made(r: Renege) -> int:
+    return r.order
 
 
 @dataclass
@@ -104,6 +114,14 @@ class Renege:
     proof: int | None = None  # a card the seat certainly held of the led suit at that moment
     established: bool = False
     kind: str = "renege"
+    # When the renege was made, in the order of play (RULINGS.md, "Several reneges in one hand": penalties apply in
+    # the order the reneges were made, never by seat number): trick * 64 + the card's place in the trick * 8 + the
+    # call's place among the calls made at that card (a seat passed over before the card that passed it).
+    order: int = 0
+    # The events of the hand (indices into ``Hand.events``) the call rests on: the play that failed and the event
+    # that showed the proof (the deal, a later play; ALL_READS: the accounting at the end). A call resting on a
+    # sensor's read is held until the hand's cards are all accounted for (``Hand.settle_reads``).
+    rests_on: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -147,6 +165,7 @@ class Hand:
         "declare": "_apply_declare",
         "play": "_apply_play",
         "retract": "_apply_retract",
+        "conflict": "_apply_conflict",
     }
     # Events whose methods check everything before they change anything, so that a refusal leaves the hand as
     # it was without the copy ``apply`` makes of the state for the others (the refused-event property test holds
@@ -175,6 +194,10 @@ class Hand:
         self.reneges: list[Renege] = []
         self.suspicions: list[Renege] = []
         self.irregularities: list[dict[str, Any]] = []
+        # Reads found at fault (indices into ``events``), and the calls held for the director at the end of the
+        # hand because they rest on a sensor's read that the hand's cards could not confirm.
+        self.faulty: list[int] = []
+        self.held: list[Renege] = []
         self.score: list[int] | None = None
         self.final_taken: list[int] | None = None
         self.events: list[dict[str, Any]] = []
@@ -230,16 +253,23 @@ class Hand:
         if not isinstance(event, dict):
             raise IllegalEvent(f"an event is a JSON object, not {type(event).__name__}")
         kind = event.get("event")
+        # The event is in ``events`` while it is applied (a call it makes rests on it: ``Renege.rests_on``), and
+        # taken out again if it is refused.
+        self.events.append(event)
         if (kind == "play" and self.phase == PLAY) or kind in self.CHECKED_FIRST:
-            self._dispatch(kind, event)
+            try:
+                self._dispatch(kind, event)
+            except IllegalEvent:
+                self.events.pop()
+                raise
         else:
             saved = self._snapshot()
             try:
                 self._dispatch(kind, event)
             except IllegalEvent:
                 self._restore(saved)
+                self.events.pop()
                 raise
-        self.events.append(event)
 
     def _dispatch(self, kind: Any, event: dict[str, Any]) -> None:
         """Run the event's method; any refusal comes out as IllegalEvent."""
@@ -479,6 +509,10 @@ class Hand:
 
     # ---------------------------------------------------------------- trick play
 
+    def _build_tables(self) -> None:
+        """Each game's per-declaration tables (``eff``, ``power``, ``suit_masks``)."""
+        raise NotImplementedError
+
     def start_play(self, leader: int) -> None:
         self.phase = PLAY
         self.trick = Trick(leader)
@@ -599,7 +633,9 @@ class Hand:
             return c
         if self.first_joker is None:
             self.first_joker = c
-            if c == LJ:
+            # "ranks as the high one": the stronger of the two in this hand's order (with Pitch's reverse the
+            # Little Joker is the stronger: a first Big Joker then takes its place).
+            if self.power[c] < self.power[LJ if c == BJ else BJ]:
                 self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
         return c
 
@@ -610,9 +646,12 @@ class Hand:
         played = [c for t in (*self.tricks, self.trick) if t is not None for _, c in t.cards]
         first = next((c for c in played if c in (BJ, LJ)), None)
         if first != self.first_joker:
-            if LJ in (first, self.first_joker):
-                self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
+            self._build_tables()  # the jokers as the table ranks them, then the first one played ranks high
             self.first_joker = first
+            if first is not None:
+                other = LJ if first == BJ else BJ
+                if self.power[first] < self.power[other]:
+                    self.power[LJ], self.power[BJ] = self.power[BJ], self.power[LJ]
 
     def _out_of_turn(self, seat: int, on_turn: int, c: int) -> None:
         """RULINGS.md, "Common to all games": a play out of turn is an irregularity, not a renege."""
@@ -630,9 +669,30 @@ class Hand:
         trick_no = len(self.tricks) + 1
         held = k.certain[seat] & mask
         if held:
-            self.reneges.append(Renege(seat, trick_no, c, led, lowest(held)))
+            self.reneges.append(
+                Renege(seat, trick_no, c, led, lowest(held), order=self._call_order(), rests_on=self._now(True))
+            )
         elif k.possible[seat] & mask:
-            self.suspicions.append(Renege(seat, trick_no, c, led))
+            self.suspicions.append(Renege(seat, trick_no, c, led, order=self._call_order(), rests_on=self._now()))
+
+    def _now(self, from_knowledge: bool = False) -> list[int]:
+        """``Renege.rests_on`` for a call made by the event being applied (the last in ``events``; the deal, the
+        hand's first event, too when the proof comes from what the deal showed)."""
+        now = len(self.events) - 1
+        return [0, now] if from_knowledge else [now]
+
+    def _call_order(self) -> int:
+        """``Renege.order`` for a call made now, at the next card of the current trick (rare: only on a call)."""
+        t = self.trick
+        base = (len(self.tricks) + 1) * 64 + (0 if t is None else len(t.cards)) * 8
+        same = sum(1 for r in self.reneges if base <= r.order < base + 8)
+        same += sum(1 for r in self.suspicions if base <= r.order < base + 8)
+        return base + min(same, 7)
+
+    def _sort_calls(self) -> None:
+        """RULINGS.md, "Several reneges in one hand": in the order the reneges were made (a suspicion proven later
+        keeps its place), never by seat number."""
+        self.reneges.sort(key=_made)
 
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         """A later play of the led suit by the same seat proves it held that suit: cards never enter a hand
@@ -643,6 +703,7 @@ class Hand:
         for s in self.suspicions:
             if s.seat == seat and self.eff[c] == s.led:
                 s.proof = c
+                s.rests_on.append(len(self.events) - 1)  # the later play that shows the suit held
                 self.reneges.append(s)
             else:
                 keep.append(s)
@@ -659,13 +720,14 @@ class Hand:
             held = k.certain[s.seat] & self.suit_masks[s.led]
             if held:
                 s.proof = lowest(held)
+                s.rests_on.append(ALL_READS)
                 self.reneges.append(s)
             elif k.possible[s.seat] & self.suit_masks[s.led]:
                 keep.append(s)
             # else: the seat certainly held none of the suit at any later time, and has played every card
             # it had since: it was void. The suspicion is cleared.
         self.suspicions = keep
-        self.reneges.sort(key=lambda r: (r.trick, r.seat))
+        self._sort_calls()
 
     def _mark_established(self, seat: int) -> None:
         """RULINGS.md, "Common to all games": a renege is established once the offender or the offender's
@@ -722,12 +784,31 @@ class Hand:
             raise IllegalEvent(f"ruling {ruling!r} must be 'accept' or 'reject'")
         proven = [r for r in self.reneges if (r.seat, r.trick) == (seat, trick)]
         suspected = [r for r in self.suspicions if (r.seat, r.trick) == (seat, trick)]
+        held = [r for r in self.held if (r.seat, r.trick) == (seat, trick)]
+        if held:
+            # A proven call held because it rests on a sensor's read the hand's cards did not confirm: the
+            # director's acceptance scores it, a rejection sets it aside.
+            self.held = [r for r in self.held if r not in held]
+            self.irregularities = [
+                i
+                for i in self.irregularities
+                if i.get("kind") != "renege held for the director" or (i.get("seat"), i.get("trick")) != (seat, trick)
+            ]
+            if ruling == "accept":
+                self.reneges += held
+                self._sort_calls()
+            else:
+                for r in held:
+                    self.irregularities.append(dict(r.to_json(), kind="renege rejected by the director"))
+            if self.phase == DONE:
+                self.score, self.final_taken = self.score_hand()
+            return
         ended = [
             i
             for i in self.irregularities
             if i.get("kind") == "suspected renege" and (i.get("seat"), i.get("trick")) == (seat, trick)
         ]
-        if not proven and not suspected and not ended:
+        if not proven and not suspected and not ended:  # (held calls are ruled on above)
             raise IllegalEvent(f"no renege call or suspicion on seat {seat} at trick {trick} of hand {self.number}")
         if ruling == "reject":
             for r in proven + suspected:
@@ -744,11 +825,18 @@ class Hand:
             else:
                 j = ended[0]
                 led = SUITS.index(j["led"]) if j.get("led") else NO_SUIT
-                call = Renege(seat, trick, None if j.get("card") is None else card(j["card"]), led, established=True)
+                call = Renege(
+                    seat,
+                    trick,
+                    None if j.get("card") is None else card(j["card"]),
+                    led,
+                    established=True,
+                    order=trick * 64 + 63,  # its place in the trick is not kept: after the trick's other calls
+                )
                 self.irregularities = [i for i in self.irregularities if i is not j]
             call.kind = "director's ruling"
             self.reneges.append(call)
-            self.reneges.sort(key=lambda r: (r.trick, r.seat))
+            self._sort_calls()
         if self.phase == DONE:
             self.score, self.final_taken = self.score_hand()
 
@@ -806,14 +894,139 @@ class Hand:
         """The hand ends: every call is established, suspicions are settled as far as the cards allow."""
         self._prove_from_knowledge()
         if len(self.reneges) > 1:  # a suspicion proven later joins the list late: keep the order of play
-            self.reneges.sort(key=lambda r: (r.trick, r.seat))
+            self._sort_calls()
         for r in self.reneges:
             r.established = True
         for r in self.suspicions:
             r.established = True
             self.irregularities.append(dict(r.to_json(), kind="suspected renege"))
+        if self.reneges:
+            self.settle_reads()
         self.score, self.final_taken = self.score_hand()
         self.phase = DONE
+
+    # ---------------------------------------------------------------- sensor reads (docs/engine-api.md)
+
+    def is_sensor(self, index: int) -> bool:
+        """Whether event ``index`` of the hand came from a sensor (its ``source``: camera or dealing machine)."""
+        if index == ALL_READS:
+            return any(e.get("source") in SENSORS for e in self.events)
+        return 0 <= index < len(self.events) and self.events[index].get("source") in SENSORS
+
+    def rests_on_reads(self, r: Renege) -> list[int]:
+        """The sensor reads a call rests on (indices into ``events``; every sensor read of the hand for a proof
+        from the accounting at the end)."""
+        out: list[int] = []
+        for i in r.rests_on:
+            if i == ALL_READS:
+                out += [j for j, e in enumerate(self.events) if e.get("source") in SENSORS]
+            elif self.is_sensor(i):
+                out.append(i)
+        return sorted(set(out))
+
+    def accounted(self) -> bool:
+        """The hand's cards are all accounted for: no read found at fault, and every card of the deck read where
+        it was (dealt by a machine that read it, or seen face up: played, discarded, burned, drawn read). Only then
+        are the reads confirmed by each other: a misread card is seen again where it really was."""
+        if self.faulty:
+            return False
+        seen = 0
+        for t in self.tricks:
+            for _, c in t.cards:
+                seen |= 1 << c
+        for e in self.events:
+            kind = e.get("event")
+            if kind == "deal":
+                for h in e.get("hands") or []:
+                    for x in h or []:
+                        seen |= self._bit(x)
+                for key in ("kitty", "pack", "blind"):
+                    for x in e.get(key) or []:
+                        seen |= self._bit(x)
+            elif kind == "play" or kind == "exchange":
+                seen |= self._bit(e.get("card"))
+            elif kind == "joker_swap":
+                seen |= self._bit(e.get("joker")) | self._bit(e.get("drew"))
+            elif kind in ("discard", "burn", "draw", "rob"):
+                for x in e.get("cards") or []:
+                    seen |= self._bit(x)
+        return seen & self.deck_mask == self.deck_mask
+
+    @staticmethod
+    def _bit(x: Any) -> int:
+        if x is None:
+            return 0
+        try:
+            return 1 << card(x)
+        except ValueError:
+            return 0
+
+    def settle_reads(self) -> None:
+        """RULINGS.md, "Common to all games" (a renege is scored only when proven), with sensors that may misread:
+        at the end of the hand a call resting on a camera's or dealing machine's read is scored only when the
+        hand's cards are all accounted for (``accounted``); otherwise it is held for the director (an
+        irregularity "renege held for the director", never scored unless the director accepts it). A call
+        resting only on what the table entered is scored as before."""
+        if self.accounted():
+            return
+        keep = []
+        for r in self.reneges:
+            reads = self.rests_on_reads(r)
+            if reads and r.kind != "director's ruling":
+                self.held.append(r)
+                self.irregularities.append(dict(r.to_json(), kind="renege held for the director", reads=reads))
+            else:
+                keep.append(r)
+        self.reneges = keep
+
+    def _apply_conflict(self, event: dict[str, Any]) -> None:
+        """A read that contradicts the record (``{"event": "conflict", "card", "seat", "source"}``): the card was
+        already seen (played, or put down face up) or the seat cannot hold it, so one of the reads of that card is
+        wrong. The reads at fault are the sensor reads that put the card where it is now believed to be (a read the
+        table entered is trusted over a sensor's; if the conflicting read is the only sensor read, it is the one
+        at fault and nothing else changes). Every call resting on a read at fault is withdrawn: an irregularity
+        "renege withdrawn" naming the read. A conflict that no read explains any more (a correction fixed it) is
+        kept and changes nothing."""
+        c = self._card(event.get("card"))
+        suspects = self.sensor_sightings(c)
+        if not suspects:
+            return
+        self.faulty += [i for i in suspects if i not in self.faulty]
+        what = {"kind": "misread", "card": CODES[c], "reads": suspects}
+        if isinstance(event.get("seat"), int):
+            what["seat"] = event["seat"]
+        self.irregularities.append(what)
+        for calls in (self.reneges, self.suspicions):
+            gone = [r for r in calls if set(self.rests_on_reads(r)) & set(suspects)]
+            for r in gone:
+                calls.remove(r)
+                self.irregularities.append(
+                    dict(
+                        r.to_json(),
+                        kind="renege withdrawn",
+                        call=r.kind,
+                        reads=suspects,
+                        why=f"a read of {CODES[c]} was wrong",
+                    )
+                )
+
+    def sensor_sightings(self, c: int) -> list[int]:
+        """The sensor reads (indices into ``events``) that showed card ``c`` face up, taking it out of play: a card
+        is seen face up once in a hand, so a second sighting means one of the reads is wrong."""
+        return [
+            i
+            for i, e in enumerate(self.events)
+            if e.get("source") in SENSORS and e.get("event") in FACE_UP and self._shows(e, c)
+        ]
+
+    def _shows(self, e: dict[str, Any], c: int) -> bool:
+        """Whether face-up event ``e`` shows card ``c`` (a play's card, a face-up discard's or burn's cards, a
+        joker swapped out)."""
+        m = self._bit(e.get("card")) | self._bit(e.get("joker"))
+        if e.get("event") != "joker_swap":
+            for x in e.get("cards") or []:
+                m |= self._bit(x)
+        return bool(m >> c & 1)
 
     def score_hand(self) -> tuple[list[int], list[int]]:
         """(the hand's score change per side, what each side took after penalties)."""

@@ -100,6 +100,9 @@ class Match:
         if isinstance(event, dict) and event.get("event") == "ruling":
             self.rule(event.get("hand"), event.get("seat"), event.get("trick"), event.get("ruling"))
             return
+        if isinstance(event, dict) and event.get("event") == "conflict" and event.get("hand") is not None:
+            self.conflict(event)
+            return
         if self.winner is not None:
             raise IllegalEvent(f"the match is over: side {self.winner} has won")
         hand = self.hand
@@ -142,8 +145,27 @@ class Match:
             raise IllegalEvent(f"ruling {ruling!r} must be 'accept' or 'reject'")
         hand = self.hands[number - 1]
         hand.rule(seat, trick, ruling)
-        if not hand.is_terminal():
-            return
+        if hand.is_terminal():
+            self._rescore()
+
+    def conflict(self, event: dict[str, Any]) -> None:
+        """A read of a finished hand found contradicted (``{"event": "conflict", "hand": n, "card", ...}``: the card
+        shows up again after that hand ended, docs/engine-api.md "Sensor reads"). The hand withdraws the calls
+        resting on the read at fault and holds the others resting on sensor reads (its cards no longer add up);
+        it is scored again and the totals and the winner follow, as after a ruling. Allowed after the match is
+        over too: a match decided by a misread is not decided."""
+        number = event.get("hand")
+        if type(number) is not int or not 1 <= number <= len(self.hands):
+            raise IllegalEvent(f"there is no hand {number!r} in this match")
+        hand = self.hands[number - 1]
+        hand.apply(event)
+        if hand.is_terminal():
+            hand.settle_reads()
+            hand.score, hand.final_taken = hand.score_hand()
+            self._rescore()
+
+    def _rescore(self) -> None:
+        """The totals and the winner from the finished hands as now scored."""
         totals = [0] * len(self.scores)
         winner = None
         finished = [h for h in self.hands if h.is_terminal()]

@@ -29,7 +29,7 @@ from engine.cards import (
     rank_of,
     same_colour_suit,
 )
-from engine.hand import BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
+from engine.hand import ALL_READS, BID, DECLARE, PLAY, SEAT_NAMES, Hand, IllegalEvent, Renege, Trick
 
 EXCHANGE: Final = "exchange"
 
@@ -466,21 +466,62 @@ class PitchHand(Hand):
         trick_no = len(self.tricks) + 1
         held = k.certain[seat] & self.trump_mask
         if held:
-            self.reneges.append(Renege(seat, trick_no, None, self.trump, lowest(held), kind="holding out"))  # type: ignore[arg-type]
+            self.reneges.append(
+                Renege(
+                    seat,
+                    trick_no,
+                    None,
+                    self.trump,  # type: ignore[arg-type]
+                    lowest(held),
+                    kind="holding out",
+                    order=self._call_order(),
+                    rests_on=self._now(True),
+                )
+            )
         elif k.possible[seat] & self.trump_mask and k.count[seat] > 0:
-            self.suspicions.append(Renege(seat, trick_no, None, self.trump, kind="holding out"))  # type: ignore[arg-type]
+            self.suspicions.append(
+                Renege(
+                    seat,
+                    trick_no,
+                    None,
+                    self.trump,  # type: ignore[arg-type]
+                    kind="holding out",
+                    order=self._call_order(),
+                    rests_on=self._now(),
+                )
+            )
 
     def _check_follow(self, seat: int, c: int, led: int) -> None:
-        """RULINGS.md, renege: a player who plays a non-trump reneges. The card played is its own evidence;
-        the proof names a trump the seat held if one is known."""
+        """RULINGS.md, renege: a player who plays a non-trump reneges. The card played is its own evidence.
+        RULINGS.md, holding out: "its ``proof`` is a trump the seat held at that moment when one is known (from the
+        deal or a later play), otherwise the non-trump played" (a later play: ``_prove_non_trump``)."""
         if self.trump_mask >> c & 1:
             return
         k = self.knowledge
         assert k is not None
         held = k.certain[seat] & self.trump_mask
         self.reneges.append(
-            Renege(seat, len(self.tricks) + 1, c, led, lowest(held) if held else c, kind="non-trump played")
+            Renege(
+                seat,
+                len(self.tricks) + 1,
+                c,
+                led,
+                lowest(held) if held else c,
+                kind="non-trump played",
+                order=self._call_order(),
+                rests_on=self._now(),  # the offence is the play itself, whatever the proof names
+            )
         )
+
+    def _prove_non_trump(self, seat: int, c: int) -> None:
+        """RULINGS.md, holding out: the proof of a non-trump played is a trump the seat held at that moment when
+        one is known "from the deal or a later play": a trump the seat plays later was in its hand then (cards
+        never enter a hand during play)."""
+        if not self.trump_mask >> c & 1:
+            return
+        for r in self.reneges:
+            if r.seat == seat and r.kind == "non-trump played" and r.proof == r.card:
+                r.proof = c
 
     def _may_play(self, seat: int, c: int) -> bool:
         """Whether ``seat`` may hold ``c`` (with jokers alike, either joker): what Hand.play checks, asked before a
@@ -518,8 +559,10 @@ class PitchHand(Hand):
         """RULINGS.md, renege ("holding out"): a player who "stops playing, while still holding a trump". A seat
         that has played to this trick plays again: the trick was gathered without the seats that had not played
         (they stopped playing: out, holding out if they still hold a trump), and the card leads the next trick.
-        Only when that seat is the one to lead it (the winner, or the next to its left not out) and may hold the
-        card; otherwise nothing changes and Hand.play refuses the card."""
+        When that seat is not the one to lead it (the winner, or the next to its left not out), the seats from
+        that leader up to it were passed over for the lead: out too, holding out if they hold a trump (Hand.play
+        finds them, as for any seat passed over). One lead may so show two hold-outs at once. A seat that cannot
+        hold the card changes nothing, and Hand.play refuses it."""
         t = self.trick
         k = self.knowledge
         assert t is not None and k is not None
@@ -528,11 +571,6 @@ class PitchHand(Hand):
         missing = [s for s in self.active if not t.played >> s & 1]
         staying = [s for s in self.active if s not in missing and k.count[s] > 0]
         if not missing or seat not in staying:
-            return
-        leader = self.trick_winner(t)
-        while leader not in staying:
-            leader = (leader + 1) % self.n_players
-        if leader != seat:
             return
         for s in missing:
             self._declare_out(s)
@@ -574,7 +612,13 @@ class PitchHand(Hand):
         def kept(r: Renege) -> bool:
             if r.seat == seat and r.trick == n and r.card is None:
                 return False
-            return not (lead is not None and r.seat == lead[0] and r.trick > n)
+            # Every call of the next trick came with its early lead (the lead's own, and seats it passed over for
+            # the lead): the lead is played again once the trick is over, and judged again then.
+            return not (lead is not None and r.trick > n)
+
+        for s in [s for s, info in self.passed_over.items() if lead is not None and info[0] > n]:
+            del self.passed_over[s]
+            self.out.discard(s)
 
         self.reneges = [r for r in self.reneges if kept(r)]
         self.suspicions = [r for r in self.suspicions if kept(r)]
@@ -610,6 +654,14 @@ class PitchHand(Hand):
             t = self.trick
         if t is not None and seat in self.out and self.passed_over and not t.played >> seat & 1:
             self._plays_after_all(seat, c)
+        proving = bool(self.reneges)
+        self._play_checked(seat, c)
+        if proving:
+            self._prove_non_trump(seat, c)
+        if early is not None and self.phase == PLAY:
+            self.play(*early)
+
+    def _play_checked(self, seat: int, c: int) -> None:
         if self.called is not None:
             before = (self.called_holder, len(self.irregularities))
             if (
@@ -631,8 +683,6 @@ class PitchHand(Hand):
                 raise
         else:
             super().play(seat, c)
-        if early is not None and self.phase == PLAY:
-            self.play(*early)
 
     def _resolve_suspicions(self, seat: int, c: int) -> None:
         pass  # a Pitch hold-out is settled by what the seat still holds, not by a later play (it plays no more)
@@ -731,11 +781,19 @@ class PitchHand(Hand):
             held = k.certain[s.seat] & self.trump_mask
             if held:
                 s.proof = lowest(held)
+                s.rests_on.append(ALL_READS)
                 self.reneges.append(s)
             elif k.possible[s.seat] & self.trump_mask:
                 keep.append(s)
         self.suspicions = keep
-        self.reneges.sort(key=lambda r: (r.trick, r.seat))
+        for r in self.reneges:
+            # RULINGS.md, holding out: a trump the seat still holds at the end was in its hand when it played the
+            # non-trump (cards never enter a hand during play): that trump is the proof.
+            if r.kind == "non-trump played" and r.proof == r.card:
+                held = k.certain[r.seat] & self.trump_mask
+                if held:
+                    r.proof = lowest(held)
+        self._sort_calls()
 
     # ---------------------------------------------------------------- scoring
 
@@ -755,7 +813,9 @@ class PitchHand(Hand):
         pts = self.side_points()
         d = self.side_of(self.declarer)
         bid_side, def_side = pts[d], pts[1 - d]
-        offenders = {self.side_of(r.seat) for r in self.reneges}
+        # RULINGS.md, "Several reneges in one hand": "set" gives one side the whole hand, so the first renege made
+        # decides it and the later ones change nothing (whichever side they are on).
+        offenders = {self.side_of(self.reneges[0].seat)} if self.reneges else set()
         # Only the defenders offended: "the bidders score at least their bid", so their bid counts as made (a
         # moon too: the offending side must not win the game by its own renege).
         defenders_only = 1 - d in offenders and d not in offenders
@@ -812,7 +872,10 @@ class PitchHand(Hand):
         bidders = [s for s in range(5) if self.side_of(s) == 0]
         others = [s for s in range(5) if s not in bidders]
         if self.moon and self.moon_result == "missed":
-            return max(others, key=lambda s: (totals[s], -s))
+            # The highest of the others; between equal totals, the first from the declarer's left (RULINGS.md
+            # does not say; this way renumbering the seats never changes the winner, where seat numbers would).
+            d = self.declarer
+            return max(others, key=lambda s: (totals[s], -((s - d) % 5)))
         over = [s for s in range(5) if totals[s] >= target]
         if not over:
             return None

@@ -77,8 +77,12 @@ class CameraBridge:
                                   "detail": f"read {event.code}, not entered: {self.wrong_mat}"}, "camera", "camera")
         elif kind == "card_played" and event.seat is not None and event.code is not None:
             try:
-                row = self.session.submit({"event": "play", "seat": event.seat, "card": event.code}, "camera",
-                                          "camera")
+                # The read carries its source and confidence (docs/engine-api.md, sensor reads): a call resting on it
+                # stays revisable until the hand's cards are all accounted for.
+                play: dict[str, Any] = {"event": "play", "seat": event.seat, "card": event.code, "source": "camera"}
+                if getattr(event, "confidence", None) is not None:
+                    play["confidence"] = round(float(event.confidence), 3)
+                row = self.session.submit(play, "camera", "camera")
                 self.plays.append(row.seq)
                 seq = row.seq
             except Refused as exc:

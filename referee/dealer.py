@@ -62,7 +62,8 @@ class DealerBridge:
             self.session.set_device("dealer", "lost", "dealer", actor, f"the dealing machine failed: {exc}")
             raise Refused(f"the dealing machine failed ({exc}); deal by hand", status=503) from None
         pockets = [list(p) for p in result.pockets]
-        event: dict[str, Any] = {"event": "deal", "dealer": hand.dealer, "hands": pockets[:n]}
+        # The machine's reads carry their source (docs/engine-api.md, sensor reads): a read may be wrong.
+        event: dict[str, Any] = {"event": "deal", "dealer": hand.dealer, "hands": pockets[:n], "source": "dealer"}
         key = hand.extra_key()
         if key == "kitty":
             event["kitty"] = pockets[4]

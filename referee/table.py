@@ -38,7 +38,9 @@ from referee.eventlog import EventLog, Row
 REFUSALS = (IllegalEvent,)
 
 SEAT_EVENTS = ("bid", "declare", "discard", "joker_swap", "exchange", "draw", "rob", "burn", "play", "retract")
-GAME_EVENTS = ("deal", "fold", *SEAT_EVENTS)
+# ``conflict``: a read that contradicts the record, sent by the session itself (docs/engine-api.md, sensor reads).
+GAME_EVENTS = ("deal", "fold", "conflict", *SEAT_EVENTS)
+SENSORS = ("camera", "dealer")
 DEVICES = ("dealer", "camera")
 
 
@@ -163,6 +165,12 @@ class TableSession:
                 state.rulings.append(self._ruling_json(r))
         return self._replay(match_id, header, seen)
 
+    def _rebuild_current(self, state: MatchState) -> None:
+        """The current match from its own rows (a match's id is the seq of its first row, and it is the last match
+        in the log): what ``rebuild`` gives for it, without reading every earlier match."""
+        rows = [r for r in self.log.rows(after=state.id - 1) if r.match == state.id]
+        self.current = self._rebuild_match(state.id, rows)
+
     def _refusal_row(self, r: Row, why: str) -> Row:
         return Row(0, r.time, r.match, "system", "referee", "refused", {}, why, r.seq)
 
@@ -285,15 +293,22 @@ class TableSession:
             except REFUSALS as exc:
                 why = describe(exc)
                 self._log_refusal(row, why)
-                # The engine may have changed part of its state before it refused: rebuild from the log.
-                self.rebuild()
+                # The engine may have changed part of its state before it refused: rebuild from the log (the current
+                # match's rows only: they are the last ones, and nothing else changed).
+                self._rebuild_current(state)
                 self._notify({"kind": "refused", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
+                if kind == "play":
+                    self._conflict(event, source, actor, row.seq)
+                elif kind == "deal" and event.get("source") == "dealer":
+                    retry = self._deal_without_doubtful_reads(event, why, source, actor, row.seq)
+                    if retry is not None:
+                        return retry
                 raise Refused(why, row.seq) from None
             except Exception as exc:
                 why = fault_text(exc)
                 self._log_refusal(row, why)  # so that the log still replays (a restart would meet the bug again)
-                self.rebuild()
+                self._rebuild_current(state)
                 self._notify({"kind": "fault", "seq": row.seq, "match": state.id, "event": event, "why": why,
                               "actor": actor, "source": source})
                 raise EngineFault(why, row.seq) from exc
@@ -302,6 +317,69 @@ class TableSession:
             self._notify({"kind": "game", "seq": row.seq, "match": state.id, "event": event, "actor": actor,
                           "source": source})
             return row
+
+    def _conflict(self, event: dict[str, Any], source: str, actor: str, refused_seq: int) -> None:
+        """A play refused because its card was already seen face up by a sensor read of this hand: the cards seen
+        no longer add up, one of the reads is wrong. Recorded as a ``conflict`` event: the engine finds the read at
+        fault and withdraws the calls resting on it; the director sees the reads with their frames."""
+        state = self.current
+        if state is None:
+            return
+        try:
+            c = card(event.get("card"))
+        except (ValueError, TypeError):
+            return
+        match = state.match
+        hands = [match.hand]
+        if len(match.hands) > 1 and match.hand.phase == "deal":
+            hands.append(match.hands[-2])  # the card shows up again after its hand was scored
+        hand = next((h for h in hands if h.sensor_sightings(c)), None)
+        if hand is None:
+            return
+        conflict = {"event": "conflict", "hand": hand.number, "card": CODES[c], "seat": event.get("seat"),
+                    "source": source, "refused": refused_seq}
+        try:
+            self.submit(conflict, "referee", actor)
+        except Refused:
+            pass
+
+    def _deal_without_doubtful_reads(self, event: dict[str, Any], why: str, source: str, actor: str,
+                                     refused_seq: int) -> Row | None:
+        """A dealing machine's deal refused because a card was read twice (or a card not in the deck was read):
+        one of those reads is wrong and nobody can tell which, so every read of that card is taken as not read
+        (null) and the deal is entered again; the director is shown the doubtful reads."""
+        hands = event.get("hands")
+        if not isinstance(hands, list):
+            return None
+        state = self._need_match()
+        deck = state.match.hand.deck_mask
+        places: dict[int, list[tuple[str, int, int]]] = {}
+        keys = [k for k in ("kitty", "pack", "blind") if isinstance(event.get(k), list)]
+        piles = [("hands", i, h) for i, h in enumerate(hands) if isinstance(h, list)]
+        piles += [(k, -1, event[k]) for k in keys]
+        for key, i, pile in piles:
+            for j, x in enumerate(pile):
+                try:
+                    c = card(x) if x is not None else None
+                except (ValueError, TypeError):
+                    c = 54
+                if c is not None:
+                    places.setdefault(c, []).append((key, i, j))
+        doubtful = {c: p for c, p in places.items() if len(p) > 1 or c >= 54 or not deck >> c & 1}
+        if not doubtful:
+            return None
+        fixed = json_copy(event)
+        for spots in doubtful.values():
+            for key, i, j in spots:
+                if key == "hands":
+                    fixed["hands"][i][j] = None
+                else:
+                    fixed[key][j] = None
+        fixed["doubtful"] = sorted(CODES[c] if c < 54 else "?" for c in doubtful)
+        self.observe({"event": "doubtful_reads", "refused": refused_seq, "cards": fixed["doubtful"],
+                      "detail": f"the dealing machine's reads do not add up ({why}): those cards are taken as not "
+                                "read"}, "referee", actor)
+        return self.submit(fixed, source, actor)
 
     def correct(
         self, kind: str, target: int, who: str, why: str, replacement: dict[str, Any] | None = None
@@ -351,7 +429,9 @@ class TableSession:
             code = CODES[card(new_card)]
         except ValueError as exc:
             raise Refused(str(exc), status=422) from None
-        return self.correct("replace", target, who, why, dict(old.event, card=code))
+        # The card is now the director's (looking at the card, or the frame): no longer a sensor's read.
+        fixed = {k: v for k, v in old.event.items() if k not in ("source", "confidence")}
+        return self.correct("replace", target, who, why, dict(fixed, card=code))
 
     def rule(self, hand: int, seat: int, trick: int, ruling: str, who: str, why: str) -> Row:
         """The director accepts or rejects a renege call (or a suspicion): logged first, then applied by the engine
@@ -453,6 +533,23 @@ class TableSession:
                 entry["rulings"] = [x for x in state.rulings
                                     if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
                 out.append(entry)
+            seqs = self._hand_seqs(state, hand)
+            for r in hand.held:  # proven, but resting on reads the hand's cards did not confirm
+                j = r.to_json()
+                entry = dict(j, hand=hand.number, proven=True, established=True, held=True,
+                             evidence=self._read_evidence(state, hand, seqs, hand.rests_on_reads(r)),
+                             why="rests on a sensor's read the hand's cards could not confirm: not scored unless "
+                                 "the director accepts it")
+                entry["rulings"] = [x for x in state.rulings
+                                    if (x["hand"], x["seat"], x["trick"]) == (hand.number, r.seat, r.trick)]
+                out.append(entry)
+            for j in hand.irregularities:  # a call withdrawn because a read it rested on was wrong
+                if j.get("kind") != "renege withdrawn":
+                    continue
+                entry = dict(j, hand=hand.number, proven=j.get("proof") is not None, established=True,
+                             withdrawn=True, evidence=self._read_evidence(state, hand, seqs, j.get("reads", [])))
+                entry["rulings"] = []
+                out.append(entry)
             for j in hand.irregularities:  # a call the director rejected stays in view, marked so
                 if j.get("kind") != "renege rejected by the director":
                     continue
@@ -476,6 +573,26 @@ class TableSession:
             if out:
                 out[-1].append((seq, ev))
         return out[hand.number - 1] if hand.number - 1 < len(out) else []
+
+    def _hand_seqs(self, state: MatchState, hand: Hand) -> list[int]:
+        """The log seq of each of the hand's own events (``Hand.events``, in order: the rulings are the match's)."""
+        return [seq for seq, ev in self._hand_events(state, hand) if ev.get("event") != "ruling"]
+
+    def _read_evidence(self, state: MatchState, hand: Hand, seqs: list[int], reads: list[int]) -> list[dict[str, Any]]:
+        """The sensor reads named by the engine (indices into ``Hand.events``) as the director's evidence: the
+        read, its source and confidence, and its frame where the camera kept one."""
+        out = []
+        for i in reads:
+            if not 0 <= i < len(seqs) or i >= len(hand.events):
+                continue
+            ev = hand.events[i]
+            what = {"play": f"seat {ev.get('seat')} played {ev.get('card')}", "deal": "the dealing machine's deal"}
+            item: dict[str, Any] = {"seq": seqs[i], "what": what.get(str(ev.get("event")), str(ev.get("event"))),
+                                    "source": ev.get("source"), "confidence": ev.get("confidence")}
+            if self.frame_of(seqs[i]) is not None:
+                item["frame"] = f"/api/frames/{seqs[i]}"
+            out.append(item)
+        return out
 
     def _play_seqs(self, state: MatchState, hand: Hand) -> dict[tuple[int, str], int]:
         out = {}
@@ -504,14 +621,20 @@ class TableSession:
         (a proof from the dealer's reads may still be in the player's hand)."""
         seen = self.face_up(hand)
         out = []
-        for r in hand.reneges:
-            if not r.established:
-                continue
-            j = r.to_json()
-            if j["proof"] is not None and j["proof"] not in seen:
+        shown = [(r.to_json(), {}) for r in hand.reneges if r.established]
+        # Shown at once as today; a call that a wrong read had made is shown withdrawn, with the reason; a call held
+        # for the director at the end is shown as not scored. Neither carries a penalty.
+        shown += [(r.to_json(), {"held": True, "why": "not scored: it rests on a read the cards did not confirm; "
+                                                      "the director decides"}) for r in hand.held]
+        shown += [(dict({k: j.get(k) for k in ("seat", "trick", "card", "led", "proof") if k in j},
+                        **({"kind": j["call"]} if j.get("call", "renege") != "renege" else {})),
+                   {"withdrawn": True, "why": j.get("why", "a read it rested on was wrong")})
+                  for j in hand.irregularities if j.get("kind") == "renege withdrawn"]
+        for j, extra in shown:
+            if j.get("proof") is not None and j["proof"] not in seen:
                 j["proof"] = None
                 j["proof_hidden"] = True
-            out.append(dict(j, hand=hand.number))
+            out.append(dict(j, hand=hand.number, **extra))
         return out
 
     def public_state(self) -> dict[str, Any]:
@@ -571,6 +694,13 @@ class TableSession:
             if header is None or header.kind != "match":
                 raise Refused(f"there is no match {match_id}", status=404)
             return self._replay(match_id, header.event, list(self.log.rows(match=match_id)))
+
+
+def json_copy(event: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    copied: dict[str, Any] = json.loads(json.dumps(event))
+    return copied
 
 
 def safe_legal(m: Match) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The tools' top-level commands: ``cardref demo``, ``cardref bench engine``, ``cardref soak``."""
+"""The tools' top-level commands: ``cardref demo``, ``cardref bench engine``, ``cardref soak``, ``cardref trust``."""
 
 from __future__ import annotations
 
@@ -40,6 +40,20 @@ def register(commands: Commands) -> None:
                    help="where to keep the log (default: a temporary directory)")
     s.set_defaults(func=cmd_soak)
 
+    t = commands.add("trust", help="simulated hands through the table service with reneges and sensor misreads "
+                                   "injected: are the penalties still only the real ones?")
+    t.add_argument("--hands", type=int, default=1000, help="hands to simulate (default 1000)")
+    t.add_argument("--misread-rate", type=float, default=1 / 200, metavar="R",
+                   help="the chance that a sensor misreads a card (default 0.005: one in 200)")
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--game", default=None, choices=tuple(GAMES), help="one game (default: every game and option)")
+    known = t.add_mutually_exclusive_group()
+    known.add_argument("--hands-known", dest="known", action="store_true", default=True,
+                       help="a dealing machine reads every card dealt (the default)")
+    known.add_argument("--hands-unknown", dest="known", action="store_false",
+                       help="dealt by hand: only the camera's reads of the plays")
+    t.set_defaults(func=cmd_trust)
+
 
 def cmd_bench_engine(args: argparse.Namespace) -> int:
     from tools.bench_engine import run
@@ -67,3 +81,15 @@ def cmd_soak(args: argparse.Namespace) -> int:
         result = soak(data, size=args.size, game=args.game, seed=args.seed, progress=sys.stderr)
     print(json.dumps(result))
     return 0 if result["lost"] == 0 and result["mismatches"] == 0 else 1
+
+
+def cmd_trust(args: argparse.Namespace) -> int:
+    from tools.trust import run
+
+    if args.hands < 1:
+        raise UserError("--hands must be at least 1")
+    if not 0 <= args.misread_rate < 1:
+        raise UserError("--misread-rate must be at least 0 and below 1 (a chance per read)")
+    result = run(args.hands, args.misread_rate, args.seed, args.game, args.known, progress=sys.stderr)
+    print(json.dumps(result))
+    return 0 if result["false_penalties"] == 0 else 1

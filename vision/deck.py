@@ -224,7 +224,8 @@ def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
     pad = max(8, int(0.06 * max(small.shape[:2])))
     framed = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
     # a card photographed to be enrolled fills a good part of the photo: smaller outlines are other things
-    quads = [q for q in rc.find_cards(framed, min_side=0.1 * max(small.shape[:2])) if q.whole > 0.8]
+    centre = (pad + small.shape[1] / 2, pad + small.shape[0] / 2)
+    quads = [q for q in rc.find_cards(framed, min_side=0.1 * max(small.shape[:2]), centre=centre) if q.whole > 0.8]
     quads.sort(key=lambda q: -cv2.contourArea(q.pts))
     cards: list[rc.Quad] = []
     for q in quads:

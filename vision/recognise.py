@@ -30,6 +30,7 @@ READ_INSET = 1.5  # pixels: reading a slightly inset quad keeps the rim and its 
 PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 SHIFT = 4  # pixels of misalignment searched when matching the corner index
 FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larger frames are shrunk to it
+EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
@@ -114,7 +115,7 @@ def fit_quad(contour: np.ndarray) -> np.ndarray | None:
         along = rel @ d
         dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
         # the middle of each side only: the rounded corners would pull the line inward
-        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < 4)
+        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < max(4.0, 0.015 * n))
         if sel.sum() < 5:
             lines.append(np.array([d[0], d[1], p[0], p[1]]))
         else:
@@ -144,13 +145,54 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
+def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
+    """The width / height (side 0-1 over side 1-2) of the rectangle whose perspective image is ``quad`` (TL, TR,
+    BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
+    whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). When the
+    view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
+    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
+    m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
+    den2 = float(np.cross(m2, m4) @ m3)
+    den3 = float(np.cross(m3, m4) @ m2)
+    if abs(den2) < 1e-9 or abs(den3) < 1e-9:
+        return None
+    k2 = float(np.cross(m1, m4) @ m3) / den2
+    k3 = float(np.cross(m1, m4) @ m2) / den3
+    n2 = k2 * m2 - m1
+    n3 = k3 * m3 - m1
+    u0, v0 = centre
+    scale = float(np.abs(quad).max())
+    f: float | None = None
+    if (abs(n2[2]) > 1e-3 and abs(n3[2]) > 1e-3
+            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[:2] @ n3[:2])):
+        f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
+               + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
+        f = float(np.sqrt(f2)) if f2 > 0 else None
+        if f is not None and not 0.3 * scale < f < 5 * scale:  # not a camera (a phone's: about the image's size)
+            f = None
+    if f is None:  # near that limit the vanishing points are too far to give it: the prior, if any
+        if focal is None:
+            return None
+        f = focal
+    ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
+    a2, a3 = ainv @ n2, ainv @ n3
+    return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
+
+
+CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: poker 1.40, bridge 1.56, others between
+
+
+def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None) -> Quad | None:
+    """A card outline from a region's contour, or None. With ``centre`` (the principal point: the middle of the
+    whole camera image) a quad whose sides in the image are not card-like may still be a card seen obliquely: its
+    aspect is then taken in the table's plane (``plane_aspect``)."""
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
     (_, _), (rw, rh), _ = cv2.minAreaRect(c)
     short, long = min(rw, rh), max(rw, rh)
-    if short < 0.9 * min_side or not 1.05 < long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
+    low = 1.05 if centre is None else 1.0
+    if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
         return None
     quad = fit_quad(c)
     if quad is None:
@@ -158,7 +200,17 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
     quad = _orient(quad)
     short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
     long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
-    if short < min_side or not 1.15 < long / short < 1.9:
+    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
+        # a phone's or webcam's focal length is about 0.6-0.9 of the image's longer side: the prior where the view
+        # does not give it
+        ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
+        if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
+            quad = np.roll(quad, -1, axis=0)
+            ratio = 1 / ratio
+        if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
+            return None
+        short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+    elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
     pts = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
@@ -174,7 +226,9 @@ def _quad_from_contour(c: np.ndarray, min_side: float) -> Quad | None:
         d = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
         rel = dense_pts - p
         dist = np.minimum(dist, np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
-    agree = float((dist < 3.5).mean())
+    # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
+    # bows straight edges by more than 3.5 px over a few hundred)
+    agree = float((dist < max(3.5, 0.012 * short)).mean())
     qa = cv2.contourArea(quad)
     fill = area / qa if qa > 0 else 0.0
     if agree < 0.6 or fill < 0.5:
@@ -295,20 +349,22 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
 
 
-def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
-    """(how plain the card's rim band is, how much it differs from what lies around it), from a Lab image.
+def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+    """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
 
     Every card face has a plain margin inside its edge, whatever its design; the table around it differs from it in
     brightness or colour (the user's surface is plain, not necessarily dark or green). The quad with a margin round
     it is warped to a small upright card; the band 1-3 px (2-6 % of the width) inside each side and the band
     1-3 px outside it are compared, the corners (rounded on a real card) left out. Plainness: 1 - the spread of
-    the inside band's lightness (10-90 %) / 60; contrast: the Lab distance between the two bands' medians, per side,
-    averaged over the sides."""
+    the inside band's lightness (10-90 %) along a side / 60 (median over the sides); contrast: the Lab distance
+    between the two bands' medians, per side, averaged over the sides (a side darker inside counts 0)."""
     w, h, m = RIM_W, RIM_H, RIM_M
     src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
     hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    img = cv2.warpPerspective(lab, hm, (w + 2 * m, h + 2 * m), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    small = cv2.warpPerspective(frame, hm, (w + 2 * m, h + 2 * m), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # to Lab after the warp: converting a whole frame costs more than all the rest of the search
+    img = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     cx0, cx1 = m + int(0.2 * w), m + int(0.8 * w)
     cy0, cy1 = m + int(0.15 * h), m + int(0.85 * h)
     sides = [(img[m + 1 : m + 4, cx0:cx1], img[m - 4 : m - 1, cx0:cx1]),
@@ -319,8 +375,13 @@ def rim_contrast(lab: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     # one end to the other, while its rim's lightness along one side varies little
     spread = [float(np.subtract(*np.percentile(a[..., 0], [90, 10]))) for a, _ in sides]
     plain = 1.0 - float(np.median(spread)) / 60.0
-    contrast = float(np.mean([np.linalg.norm(np.median(a.reshape(-1, 3), axis=0) - np.median(b.reshape(-1, 3), axis=0))
-                              for a, b in sides]))
+    contrast = 0.0
+    for a, b in sides:
+        ma, mb = np.median(a.reshape(-1, 3), axis=0), np.median(b.reshape(-1, 3), axis=0)
+        # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
+        # darker inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
+        if ma[0] >= mb[0] - 3:
+            contrast += float(np.linalg.norm(ma - mb)) / 4
     return plain, contrast
 
 
@@ -331,28 +392,40 @@ def _size_bonus(quad: np.ndarray) -> float:
     return min(0.2, 1e-5 * float(cv2.contourArea(quad)))
 
 
-def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float) -> list[tuple[float, Quad]]:
+def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
+                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
-    white balance tinting the card, that fails. Here the image is cut by its Canny edges (two sensitivities, the
-    lower for a card barely brighter than its table) and each enclosed region whose outline fits a card-shaped quad
-    is a candidate, kept when the band inside its edge is plain and differs from the band outside (``rim_contrast``).
+    white balance tinting the card, that fails. Here the image is cut by its Canny edges (at a sensitivity for a
+    card barely brighter than its table: the pale views already cut at the usual one) and each enclosed region
+    whose outline fits a card-shaped quad is a candidate, kept when the band inside its edge is plain and differs
+    from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
+    lies are not fitted again.
     """
-    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
-    for lo, hi in ((15, 45), (40, 110)):
+    for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         for c in contours:
-            if len(c) < 4 * min_side or cv2.contourArea(c) < min_area:
+            if len(c) < 4 * min_side:
                 continue
-            q = _quad_from_contour(c, min_side)
+            area = cv2.contourArea(c)
+            # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
+            # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
+            if area < min_area or area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+                continue
+            (cx, cy), _, _ = cv2.minAreaRect(c)
+            if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
+                   for k in known_boxes for ka in (k[1],)):
+                continue
+            q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
-            plain, contrast = rim_contrast(lab, q.pts)
+            plain, contrast = rim_contrast(frame, q.pts)
             if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
                 continue
             out.append((q.whole + plain + _size_bonus(q.pts), q))
@@ -365,11 +438,15 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | None = None,
-               exclude: list[np.ndarray] | None = None) -> list[Quad]:
+               exclude: list[np.ndarray] | None = None, centre: tuple[float, float] | None = None,
+               any_surface: bool = True) -> list[Quad]:
     """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1.
 
     ``card_area`` (pixels, e.g. from the mat calibration) lets the top card of a pile be found even when no card
-    lies alone; ``exclude`` are polygons (the mat's markers) where no card is looked for.
+    lies alone; ``exclude`` are polygons (the mat's markers) where no card is looked for; ``centre``, the camera's
+    principal point when ``frame`` is its whole image, lets a card seen obliquely be judged by its shape on the table.
+    ``any_surface`` adds the edge-region view (``_edge_region_cards``) for cards on an unknown surface; on the mat's
+    felt the pale views suffice and the frame is searched in about two thirds of the time without it.
     """
     mask = card_mask(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -388,7 +465,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
-            q = _quad_from_contour(c, min_side)
+            q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
             if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
@@ -399,7 +476,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             if pale < 0.6:
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
-    cands += _edge_region_cards(frame, gray, min_side)
+    if any_surface:
+        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -423,11 +501,33 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         cands = [(k, q) for k, q in cands
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
+    cands = _drop_parts_of_cards(cands)
     cands.sort(key=lambda t: -t[0])
     out: list[Quad] = []
     for _, q in cands:
         if all(_iou(q.pts, o.pts) < 0.5 for o in out):
             out.append(q)
+    return out
+
+
+def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
+    frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
+    it at nearly the same size or sticks out of it."""
+    whole = [q for _, q in cands if q.whole >= 0.9]
+    out = []
+    for k, q in cands:
+        a = cv2.contourArea(q.pts)
+        inside = False
+        for w in whole:
+            aw = cv2.contourArea(w.pts)
+            if a < 0.85 * aw:
+                inter, _ = cv2.intersectConvexConvex(q.pts, w.pts)
+                inside = inter > 0.9 * a
+                if inside:
+                    break
+        if not inside:
+            out.append((k, q))
     return out
 
 
@@ -735,12 +835,13 @@ class Recogniser:
             exclude = [m - np.array([ox, oy], np.float32) for m in calibration.marker_frame.values()]
         if roi is not None:
             frame = frame[roi[1] : roi[3], roi[0] : roi[2]]
-        reads = self._identify(frame, card_area, exclude)
+        reads = self._identify(frame, card_area, exclude, roi, any_surface=calibration is None)
         for r in reads:
             r.quad = r.quad + np.array([ox, oy], np.float32)
         return reads
 
-    def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None) -> list[Read]:
+    def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None,
+                  roi: tuple[int, int, int, int] | None = None, any_surface: bool = True) -> list[Read]:
         reads = []
         # a photograph is searched at a working size (outlines need no more pixels, and the time grows with them)
         # and read at full size
@@ -749,7 +850,9 @@ class Recogniser:
         if s < 1.0:
             card_area = card_area * s * s if card_area else None
             exclude = [e * s for e in exclude] if exclude else None
-        for q in find_cards(small, card_area=card_area, exclude=exclude):
+        # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
+        centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
+        for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface):
             if s < 1.0:
                 q = Quad((q.pts / s).astype(np.float32), q.whole)
             big = None

@@ -64,6 +64,9 @@ function deviceBadges(state) {
 }
 
 function callText(state, c) {
+  // A call a wrong read had made is shown withdrawn, with the reason; one held for the director is not a penalty.
+  if (c.withdrawn) return `WITHDRAWN (no penalty: ${c.why}): ` + callText(state, { ...c, withdrawn: false });
+  if (c.held) return `NOT SCORED (held for the director: ${c.why}): ` + callText(state, { ...c, held: false });
   const who = playerName(state, c.seat);
   if (c.kind === "holding out")
     return `RENEGE: ${who} was skipped at trick ${c.trick} while holding a trump` + (c.proof ? ` (${c.proof})` : "");

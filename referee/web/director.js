@@ -27,13 +27,15 @@ function render(state) {
     `match ${state.match} · ${state.game} · hand ${h.number} · ${h.phase} · scores ${state.scores.join(" : ")}`;
   const calls = document.getElementById("calls");
   calls.replaceChildren(...state.calls.slice().reverse().map((c) => {
-    const box = el("div", { class: "call " + (c.proven ? "proven" : "suspicion") },
+    const box = el("div", { class: "call " + (c.withdrawn ? "withdrawn" : c.held ? "held" :
+                                              c.proven ? "proven" : "suspicion") },
       el("div", {}, c.proven ? callText(state, c) :
         `SUSPICION (not scored): ${playerName(state, c.seat)} did not follow ${suitName(c.led)} at trick ${c.trick} ` +
         `of hand ${c.hand}, playing ${c.card}`),
       el("div", {}, c.proven ? "proof: " : "", c.proof ? cardEl(c.proof) : "",
          c.established ? " · established" : " · not yet established (the card may be taken back)"),
-      el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}`,
+      el("ul", {}, ...c.evidence.map((e) => el("li", {}, `event ${e.seq}: ${e.what}` +
+        (e.source ? ` (read by the ${e.source}${e.confidence != null ? `, confidence ${e.confidence}` : ""})` : ""),
         e.frame ? el("div", {}, el("a", { href: `${e.frame}?token=${TOKEN}`, target: "_blank" },
           el("img", { src: `${e.frame}?token=${TOKEN}`, width: "240", alt: `camera frame of event ${e.seq}`,
                       class: "evidence" }))) : null))),

@@ -46,7 +46,8 @@ function render(state) {
   for (const past of state.history.slice().reverse()) calls.push(...past.reneges);
   const alerts = document.getElementById("alerts");
   if (calls.length) alerts.replaceChildren(...calls.map((c) =>
-    el("div", { class: "renege", "data-hand": c.hand, "data-seat": c.seat, "data-trick": c.trick }, callText(state, c))));
+    el("div", { class: "renege" + (c.withdrawn ? " withdrawn" : c.held ? " held" : ""), "data-hand": c.hand,
+                "data-seat": c.seat, "data-trick": c.trick }, callText(state, c))));
   else alerts.replaceChildren(el("span", { class: "muted" }, "no renege called"));
   const seat = document.getElementById("seat");
   if (seat.options.length !== state.players.length) {

@@ -962,3 +962,67 @@ def test_a_refused_event_changes_nothing(config, seed, pass_rate):
             break  # the same: what the engine offered after an irregular event is refused; stop here
         events.append(event)
     assert replay(dumps([match_header(match), *events]).splitlines()).result() == match.result()
+
+
+# ------------------------------------------------------------------------------------------- renumbering the seats
+
+
+def renumber(event: dict, k: int, n: int) -> dict:
+    """The same event with every seat s renumbered (s + k) mod n: the deal's hands move with their seats."""
+    e = json.loads(json.dumps(event))
+    for key in ("seat", "dealer", "first_dealer"):
+        if isinstance(e.get(key), int):
+            e[key] = (e[key] + k) % n
+    if e.get("event") == "deal" and e.get("hands") is not None:
+        e["hands"] = [e["hands"][(s - k) % n] for s in range(n)]
+    if e.get("event") == "match":
+        e["players"] = [e["players"][(s - k) % n] for s in range(n)]
+    return e
+
+
+def renumber_result(result: dict, k: int, n: int) -> dict:
+    """A replay result with every seat s renumbered (s + k) mod n; sides stay (k keeps the teams), except in
+    five-handed Pitch, whose scores, ``taken`` and winner are per player."""
+    out = json.loads(json.dumps(result))
+
+    def seat(x):
+        return x if x is None else (x + k) % n
+
+    def per_player(xs):
+        return xs if xs is None or n != 5 else [xs[(s - k) % n] for s in range(n)]
+
+    for h in out["hands"]:
+        h["dealer"], h["declarer"] = seat(h["dealer"]), seat(h["declarer"])
+        for r in h["reneges"]:
+            r["seat"] = seat(r["seat"])
+        for i in h["irregularities"]:
+            for key in ("seat", "turn"):
+                if isinstance(i.get(key), int):
+                    i[key] = seat(i[key])
+        h["taken"], h["score"] = per_player(h["taken"]), per_player(h["score"])
+    out["scores"] = per_player(out["scores"])
+    if n == 5 and out["winner"] is not None:
+        out["winner"] = seat(out["winner"])
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+@SETTINGS
+@given(seed=seeds, pass_rate=pass_rates, rate=st.sampled_from([0.05, 0.2, 0.5]), hide=hides,
+       turn=st.integers(min_value=1, max_value=4))
+def test_renumbering_the_seats_never_changes_a_result(config, seed, pass_rate, rate, hide, turn):
+    """RULINGS.md, "Several reneges in one hand": "Renumbering the seats (keeping the teams) never changes a result."
+    A random game with many reneges (and, in Bid Whist and Bid Euchre, plays out of turn), hands read or not; the
+    same record with every seat s renumbered: four players s + 2 (the only renumbering that keeps both the teams
+    and the clockwise order: any other changes who sits left of whom, so it is another game); five-handed Pitch,
+    whose sides are made afresh each hand, any turn s + k. The result, renumbered back, is the same."""
+    events = chaos_game(config, seed, pass_rate, rate)
+    n = match_players(config)
+    k = 2 if n == 4 else turn
+    game, options = config
+    header = match_header(Match(game, options))
+    for blanked in (False, hide):
+        record = [header, *(e if blanked is False else blank(game, e, hide) for e in events)]
+        first = replay(dumps(record).splitlines()).result()
+        turned = replay(dumps([renumber(e, k, n) for e in record]).splitlines()).result()
+        assert renumber_result(first, k, n) == turned

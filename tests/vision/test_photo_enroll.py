@@ -46,7 +46,7 @@ def test_a_deck_enrolled_from_photos_reads_real_photos_without_a_wrong_read(desk
     d = deck.enroll_dir(str(desk / "template"), photos=True)
     assert len(d.codes) == 52 and not d.has_jokers and d.report["jokers"] is False
     rec = recognise.Recogniser(d)
-    truth = {"q3.jpg": ["AS"], "q8.jpg": ["7H"], "q15.jpg": ["AH", "3H", "2S", "7C", "AS"]}
+    truth = {"q3.jpg": ["AS"], "q8.jpg": ["7H"], "q15.jpg": ["AH", "3H", "2S", "7C", "AS"]}  # q3: oblique
     right = 0
     for name, codes in truth.items():
         img = cv2.imread(str(desk / "query" / name))
@@ -54,4 +54,4 @@ def test_a_deck_enrolled_from_photos_reads_real_photos_without_a_wrong_read(desk
         named = [r.code for r in rec.identify(img) if r.code is not None]
         assert all(c in codes for c in named), (name, named)
         right += len(set(named))
-    assert right >= 3
+    assert right >= 5
