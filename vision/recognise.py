@@ -811,7 +811,10 @@ class Recogniser:
         if self.glyphs is not None and self.net_thresholds is not None:
             # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
             n = index_net.read_generic(card, big)
-            return n.label, n.score, n.score, n.score >= self.net_thresholds.get(n.path, 2.0)
+            if n.path != "none":
+                return n.label, n.score, n.score, n.score >= self.net_thresholds.get(n.path, 2.0)
+            # the network sees no index in either corner: a design unlike any it was trained on (the held-out
+            # ornamental and tango) - the glyph reader, with its own thresholds, rather than nothing
         if self.glyphs is not None:
             g = glyphlib.read_generic(card, self.glyphs, big)
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
