@@ -204,3 +204,51 @@ def register_vision(commands: Commands) -> None:
     b.add_argument("--deck", help="with --photos: read with this enrolled deck (default: the generic mode)")
     b.add_argument("--max-side", type=int, default=1920, help="with --photos: shrink photos to this longest side")
     b.set_defaults(func=cmd_bench)
+    register_train(commands)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    """``cardref vision train``: the corner-index network from scratch (``tools/train_index.py``)."""
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise _user_error(f"training needs PyTorch and onnx, the 'train' extra: pip install -e '.[train]' "
+                          f"({exc})") from exc
+    from tools import aisleriot, train_index
+    from vision import deck
+
+    try:
+        if args.tune_only:
+            report = train_index.retune(args.decks, args.out, max(2, args.views // 2), args.seed)
+            print(json.dumps(report["thresholds"], indent=1))
+            return 0
+        report = train_index.run(args.decks, args.photos if os.path.isdir(args.photos) else None, args.out,
+                                 args.views, args.epochs, args.seed, args.workers, _progress, args.threads)
+    except (deck.DeckError, aisleriot.ThemeError, OSError) as exc:
+        raise _user_error(str(exc)) from exc
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+def register_train(commands: Commands) -> None:
+    """Add ``cardref vision train``."""
+    from vision import index_net
+
+    sub = commands.group("vision")
+    t = sub.add_parser("train", help="train the corner-index network (needs the 'train' extra: PyTorch, onnx) and "
+                       "write vision/index_net.onnx")
+    t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
+    t.add_argument("--photos", default=os.path.join(os.path.dirname(DEFAULT_DECKS), "photos"),
+                   help="the development photos (desk/template is trained on; default ../shared/photos)")
+    t.add_argument("--out", default=index_net.MODEL_PATH, help="the ONNX file to write (default: the shipped one, "
+                   f"{index_net.MODEL_PATH})")
+    t.add_argument("--views", type=int, default=6, help="camera views of each card of each design (default 6)")
+    t.add_argument("--epochs", type=int, default=6)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--workers", type=int, default=2, help="processes making data, threads training (default 2)")
+    t.add_argument("--tune-only", action="store_true", help="only choose the reader's thresholds again, for the "
+                   "model at --out, on the tuning themes")
+    t.add_argument("--threads", type=int, default=1, help="PyTorch threads (default 1: what made the checked-in "
+                   "model, and on a shared machine one thread was faster than two)")
+    t.set_defaults(func=cmd_train)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision import glyphs as glyphlib
+from vision import index_net
 
 CW, CH = 120, 170  # canonical rectified card, pixels
 FACE_SIZE = (30, 42)
@@ -775,7 +776,8 @@ class Recogniser:
     """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
 
     def __init__(self, deck: EnrolledDeck | None = None, thresholds: dict[str, Thresholds] | None = None,
-                 templates: Templates | None = None, glyph_templates: glyphlib.GlyphTemplates | None = None) -> None:
+                 templates: Templates | None = None, glyph_templates: glyphlib.GlyphTemplates | None = None,
+                 learned_index: bool = True) -> None:
         th = thresholds or load_thresholds()
         self.glyphs: glyphlib.GlyphTemplates | None = None
         if deck is None:
@@ -790,6 +792,10 @@ class Recogniser:
         self.threshold = th[self.mode]
         self.pip_thresholds = {s: th[f"generic_pips_{s}"] for s in "SHDC"}
         self.use_face = self.mode == "enrolled"
+        # generic mode reads the corner index with the learned network when its model is there (and not switched off
+        # with ``learned_index=False``, to compare with the glyph reader)
+        self.net_thresholds = (index_net.load_thresholds() if deck is None and learned_index
+                               and os.path.exists(index_net.MODEL_PATH) else None)
         # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
 
@@ -802,6 +808,13 @@ class Recogniser:
         """``read_card`` and whether the read clears this mode's thresholds (in generic mode those of the path that
         read it: the pip reader's per named suit, or the corner-index reader's). ``big``: the card rectified at
         twice the size, when the frame has the pixels (the generic reader reads the corner index from it)."""
+        if self.glyphs is not None and self.net_thresholds is not None:
+            # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
+            n = index_net.read_generic(card, big)
+            if n.path != "none":
+                return n.label, n.score, n.score, n.score >= self.net_thresholds.get(n.path, 2.0)
+            # the network sees no index in either corner: a design unlike any it was trained on (the held-out
+            # ornamental and tango) - the glyph reader, with its own thresholds, rather than nothing
         if self.glyphs is not None:
             g = glyphlib.read_generic(card, self.glyphs, big)
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold

@@ -1,0 +1,88 @@
+"""The learned corner-index reader (``vision/index_net.onnx`` through cv2.dnn) on designs it was never trained on."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import index_net
+
+
+@pytest.fixture(scope="module")
+def paris(decks_dir):
+    from tools import synth
+
+    return synth.load_deck(str(decks_dir / "paris"))  # held out: never trained on
+
+
+def _card(img: np.ndarray) -> np.ndarray:
+    from vision import recognise
+
+    # the product reads a rectified card: the design warped to twice the canonical size
+    return cv2.resize(img, (2 * recognise.CW, 2 * recognise.CH), interpolation=cv2.INTER_AREA)
+
+
+def test_reads_both_corners_of_a_held_out_design(paris):
+    for code in ("QH", "7C", "TD", "AS"):
+        r = index_net.read_corners(_card(paris[code]))
+        assert (r.code, r.agree) == (code, True), (code, r)
+        assert r.p_rank > 0.5 and r.p_suit > 0.5
+
+
+def test_suit_is_read_by_shape_not_colour(paris):
+    # red ink turned blue and green (a four-colour deck's diamonds and clubs): the shape still names the suit
+    for code in ("8D", "9H"):
+        for perm in ((2, 1, 0), (0, 2, 1)):
+            r = index_net.read_corners(_card(np.ascontiguousarray(paris[code][..., list(perm)])))
+            assert r.suit == code[1], (code, perm, r)
+
+
+def test_a_back_shows_no_index(paris):
+    r = index_net.read_corners(_card(paris["back"]))
+    assert r.seen == 0 and r.code == "--"
+
+
+def test_ink_colour_and_the_suit_it_allows(paris):
+    assert index_net.ink_colour(_card(paris["5H"])) == "red"
+    assert index_net.ink_colour(_card(paris["5S"])) == "black"
+    blue = np.ascontiguousarray(paris["5D"][..., [2, 1, 0]])  # red ink turned blue
+    assert index_net.ink_colour(_card(blue)) == "other"
+    assert not index_net.colour_allows("red", "S") and not index_net.colour_allows("black", "D")
+    assert index_net.colour_allows("other", "D") and index_net.colour_allows("red", "H")
+
+
+def test_generic_reader_needs_both_cues(paris):
+    r = index_net.read_generic(cv2.resize(paris["6S"], (120, 170), interpolation=cv2.INTER_AREA), _card(paris["6S"]))
+    assert r.label == "6S" and r.path == "two" and r.score > 0.5
+    # a court: both corners must agree; with the bottom-right corner blanked only one corner shows an index
+    k = _card(paris["KC"]).copy()
+    h, w = k.shape[:2]
+    k[int(0.55 * h):, int(0.66 * w):] = 255
+    r = index_net.read_generic(cv2.resize(k, (120, 170), interpolation=cv2.INTER_AREA), k)
+    assert r.path == "court" and r.score == 0.0
+
+
+def test_scenes_of_a_held_out_design_no_wrong_read(paris):
+    from tools import synth, vision_bench
+    from vision import recognise
+
+    rec = recognise.Recogniser(None)
+    assert rec.net_thresholds is not None
+    named = 0
+    for seed in range(3):
+        scene = synth.random_scene(paris, 900 + seed, n_cards=7)
+        for r in rec.identify(scene.image):
+            kind, truth = vision_bench.truth_of(scene, r.quad)
+            if r.code is not None:
+                named += 1
+                assert r.code == truth, (seed, r.code, truth, kind)
+    assert named > 0
+
+
+def test_training_views_are_deterministic(paris):
+    from tools import train_index
+
+    src = {"name": "paris", "images": paris, "max_w": 200}
+    a = train_index.samples_of((src, ["QH", "back"], 2, 5))
+    b = train_index.samples_of((src, ["QH", "back"], 2, 5))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert set(a[1].tolist()) == {index_net.RANKS.index("Q"), len(index_net.RANKS) - 1}

@@ -1,0 +1,450 @@
+"""``cardref vision train``: train the corner-index network (``vision/index_net.onnx``) from scratch, reproducibly.
+
+Data: corners cut, the way the product cuts them, from synthetic camera views of card designs - the tuning decks of
+``../shared/decks`` (the held-out three are left out), a set of Debian's aisleriot themes (rendered with
+``tools/aisleriot.py``) and the development desk photos of one card each (``../shared/photos/desk/template``, each card
+found and rectified by the product's finder). A view puts one card on a random plain or textured surface under a
+random homography (any rotation, perspective), at a random size down to a card 55 px wide, lights it (gradient, colour
+cast, glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again with a jittered outline (the finder's
+error) and rectifies it with ``vision.recognise.rectify_for_reading`` (at twice the size when the product would).
+Suits are recoloured at random (the ink's channels permuted, so red ink becomes blue or green, as in four-colour decks).
+The 'no index' class: the corners of backs and jokers, the middle of the cards (pictures, pips), bare surface.
+
+Held out, never trained on: the drawn decks ornamental, paris, tango; the aisleriot themes in ``TUNE_THEMES`` (for
+choosing the reader's thresholds) and ``HELD_OUT_THEMES`` (for measuring); every photo set but desk/template.
+
+Training: PyTorch on the CPU (the ``train`` extra: ``pip install -e '.[train]'``; not needed to run the product),
+fixed seeds, then export to ONNX (opset 13, which ``cv2.dnn`` reads) and a check that ``cv2.dnn`` gives the
+same outputs as PyTorch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import index_net as ix
+from vision import recognise as rc
+
+TRAIN_DRAWN = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"]
+HELD_OUT_DRAWN = ["ornamental", "paris", "tango"]
+TRAIN_THEMES = ["anglo", "anglo_poker", "atlasnye", "dondorf", "guyenne-classic", "orell", "gnomangelo", "tigullio",
+                "neoclassical_4_color", "anglo_bitmap"]
+TUNE_THEMES = ["gnomangelo_bitmap", "berlin"]  # thresholds are chosen on these (never trained on)
+HELD_OUT_THEMES = ["anglo_modern_4_color", "rheinland", "lattmann"]  # measured on, never trained or tuned on
+THEME_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "cardref", "aisleriot")
+CODES = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+MIN_READS = 50  # tuning reads a path needs before its threshold is chosen from them
+# the lowest threshold. 0.5 (every corner's reading more likely than the rest together) read a third more of the
+# development photos' number cards with 0 wrong there and on the tuning themes, but named 6 wrong on the held-out
+# drawn and aisleriot designs (spades read as clubs at 0.5-0.9): 0.9
+FLOOR = 0.9
+
+
+# ---------------------------------------------------------------- sources
+
+
+def theme_deck(name: str, cache: str = THEME_CACHE) -> str:
+    """A deck folder of an aisleriot theme, rendered once into ``cache``."""
+    from tools import aisleriot
+
+    out = os.path.join(cache, name)
+    if not os.path.exists(os.path.join(out, "KS.png")):
+        aisleriot.write_deck(name, out)
+    return out
+
+
+def photo_deck(folder: str) -> dict[str, np.ndarray]:
+    """Desk photos of one card each (``suit_N.jpg``), each card found and rectified by the product (large)."""
+    from vision import deck as decklib
+
+    images = decklib.load_deck(folder)
+    out = {}
+    for code, img in images.items():
+        try:
+            out[code] = decklib.card_in_photo(img, code)
+        except decklib.EnrollError:
+            continue  # the photo's card is not found: nothing to learn from it
+    return out
+
+
+def load_sources(decks_root: str, photos_root: str | None, themes: list[str], drawn: list[str]) -> list[dict]:
+    """Card sources: name, code -> image, and the largest card width a view of it may have."""
+    from vision import deck as decklib
+
+    sources = []
+    for d in drawn:
+        sources.append({"name": d, "images": decklib.load_deck(os.path.join(decks_root, d)), "max_w": 300})
+    for t in themes:
+        sources.append({"name": t, "images": decklib.load_deck(theme_deck(t)), "max_w": 300})
+    if photos_root:
+        tpl = os.path.join(photos_root, "desk", "template")
+        if os.path.isdir(tpl):
+            sources.append({"name": "desk_template", "images": photo_deck(tpl), "max_w": 140})
+    return sources
+
+
+# ---------------------------------------------------------------- one camera view of one card
+
+
+def _surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A plain or grained table surface, float32 BGR."""
+    base = rng.uniform(20, 235, 3).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if rng.random() < 0.5:  # grain or cloth texture
+        k = int(rng.integers(1, 4))
+        tex = cv2.resize(rng.normal(0, 1, (max(2, h // (4 * k)), max(2, w // (4 * k)))).astype(np.float32), (w, h))
+        if rng.random() < 0.5:
+            tex = cv2.resize(rng.normal(0, 1, (h, 3)).astype(np.float32), (w, h))  # wood-like streaks
+        img += tex[..., None] * rng.uniform(3, 25)
+    return img
+
+
+def _recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Permute the colour channels (red ink becomes blue, green... as on four-colour decks); paper stays pale."""
+    if rng.random() < 0.5:
+        return img
+    return np.ascontiguousarray(img[..., rng.permutation(3)])
+
+
+def camera_view(card: np.ndarray, rng: np.random.Generator, width: float) -> tuple[np.ndarray, np.ndarray]:
+    """The card seen by a camera at about ``width`` pixels wide on a random surface: (image uint8 BGR, quad
+    TL TR BR BL of the upright card in the image)."""
+    ch, cw = card.shape[:2]
+    height = width * ch / cw
+    pad = 0.06 * height + 0.035 * 3 * width + 6
+    size = int(np.ceil(2 * pad + height))
+    ang = rng.uniform(0, 2 * np.pi)
+    c, s = np.cos(ang), np.sin(ang)
+    rect = np.array([[-width / 2, -height / 2], [width / 2, -height / 2], [width / 2, height / 2],
+                     [-width / 2, height / 2]], np.float32)
+    quad = rect @ np.array([[c, s], [-s, c]], np.float32) + size / 2
+    quad += rng.normal(0, 0.035 * width, quad.shape).astype(np.float32)  # perspective, up to ~30 degrees
+    # draw from a source at most twice the target size (warping far down aliases thin strokes)
+    k = min(1.0, 2 * width / cw)
+    src = card if k == 1.0 else cv2.resize(card, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    sh, sw = src.shape[:2]
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32), quad)
+    face = cv2.warpPerspective(src.astype(np.float32), m, (size, size), flags=cv2.INTER_LINEAR)
+    r = max(1, int(0.06 * sw))  # rounded corners
+    shape = np.zeros((sh, sw), np.uint8)
+    cv2.rectangle(shape, (r, 0), (sw - r, sh), 255, -1)
+    cv2.rectangle(shape, (0, r), (sw, sh - r), 255, -1)
+    for x, y in ((r, r), (sw - r, r), (sw - r, sh - r), (r, sh - r)):
+        cv2.circle(shape, (x, y), r, 255, -1)
+    alpha = cv2.warpPerspective(shape, m, (size, size), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
+    bg = _surface(rng, size, size)
+    if rng.random() < 0.5:  # the card's shadow
+        off = rng.integers(-4, 5, 2)
+        sa = np.roll(alpha, tuple(int(o) for o in off), axis=(0, 1))
+        bg *= 1 - 0.4 * rng.random() * cv2.GaussianBlur(sa, (0, 0), 3)[..., None]
+    img = bg * (1 - alpha) + face * alpha
+    # light: a gradient, a colour cast, perhaps a glare spot (made on a coarse grid and enlarged: smooth anyway)
+    g = max(4, size // 8)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32) / g - 0.5
+    th = rng.uniform(0, 2 * np.pi)
+    light = 1 + rng.uniform(0, 0.5) * (np.cos(th) * xx + np.sin(th) * yy) + rng.uniform(-0.35, 0.1)
+    img = img * cv2.resize(light, (size, size))[..., None] * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    if rng.random() < 0.3:
+        gx, gy = rng.uniform(-0.4, 0.4, 2)
+        sig = rng.uniform(0.05, 0.3)
+        glare = rng.uniform(40, 150) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig**2))
+        img += cv2.resize(glare, (size, size))[..., None]
+    blur = rng.uniform(0, 1.6) * max(0.5, width / 150)
+    if blur > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    noise = np.empty(img.shape, np.float32)
+    cv2.randn(noise, 0, float(rng.uniform(0, 8)))
+    img += noise
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    q = int(rng.integers(30, 96))
+    out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    return out, quad
+
+
+def found_card(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The card as the product reads it: its outline found with a small error, rectified (at twice the canonical
+    size when the product would)."""
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    q = quad + rng.normal(0, 0.012 * side + 0.4, quad.shape).astype(np.float32)
+    q = q.mean(axis=0) + (q - q.mean(axis=0)) * rng.uniform(0.98, 1.03)
+    if side >= 1.6 * rc.CW:
+        return rc.rectify_for_reading(img, q.astype(np.float32), 2)
+    return rc.rectify_for_reading(img, q.astype(np.float32))
+
+
+def _labels(code: str) -> tuple[int, int]:
+    return ix.RANKS.index(code[0]), ix.SUITS.index(code[1])
+
+
+NONE = (len(ix.RANKS) - 1, len(ix.SUITS) - 1)
+
+
+def samples_of(job: tuple[dict, list[str], int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs (N, H, W) and labels (rank, suit) of ``views`` camera views of each card of one source."""
+    source, codes, views, seed = job
+    rng = np.random.default_rng(seed)
+    cv2.setRNGSeed(seed % (2**31))  # cv2.randn's generator: per job, so a worker's earlier jobs do not change it
+    images = source["images"]
+    xs: list[np.ndarray] = []
+    rs: list[int] = []
+    ss: list[int] = []
+    max_w = source["max_w"]
+    for code in codes:
+        if code not in images:
+            continue
+        is_card = code in CODES
+        for _ in range(views):
+            width = float(np.exp(rng.uniform(np.log(55), np.log(max_w))))
+            img, quad = camera_view(_recolour(images[code], rng), rng, width)
+            card = found_card(img, quad, rng)
+            inp = ix.both_corners(card)[:, 0]
+            lab = _labels(code) if is_card else NONE
+            for x in inp:
+                xs.append(x)
+                rs.append(lab[0])
+                ss.append(lab[1])
+            if is_card and rng.random() < 0.25:  # the middle of the card: a picture or pips, no index
+                h, w = card.shape[:2]
+                y0 = int(rng.uniform(0.2, 0.5) * h)
+                x0 = int(rng.uniform(0.25, 0.6) * w)
+                mid = card[y0:, x0:]
+                mid = cv2.resize(mid, (w, h)) if rng.random() < 0.5 else np.pad(
+                    mid, ((0, y0), (0, x0), (0, 0)), mode="edge")
+                xs.append(ix.corner_input(mid))
+                rs.append(NONE[0])
+                ss.append(NONE[1])
+        if is_card and rng.random() < 0.3:  # bare surface
+            surf = np.clip(_surface(rng, 80, 60), 0, 255).astype(np.uint8)
+            xs.append(ix.corner_input(surf))
+            rs.append(NONE[0])
+            ss.append(NONE[1])
+    return (np.array(xs, np.float32).reshape(-1, ix.INPUT_H, ix.INPUT_W), np.array(rs, np.int64),
+            np.array(ss, np.int64))
+
+
+def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
+              progress: Callable[[str], None] = print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All sources' samples; each source's jobs seeded from ``seed`` and the source's position (deterministic
+    whatever the number of workers)."""
+    jobs = []
+    for i, src in enumerate(sources):
+        extra = [c for c in ("back", "BJ", "LJ") if c in src["images"]]
+        for j, chunk in enumerate([CODES[:26], CODES[26:], extra]):
+            if not chunk:
+                continue
+            # backs and jokers: as many views as a suit's cards together, so 'no index' is learned well
+            n = views if j < 2 else views * 4
+            jobs.append((src, chunk, n, seed * 100_003 + i * 10 + j))
+    out = []
+    t = time.time()
+    with Pool(workers) as pool:
+        for k, res in enumerate(pool.imap(samples_of, jobs)):
+            out.append(res)
+            if k % 6 == 5:
+                progress(f"  data {k + 1}/{len(jobs)} jobs, {time.time() - t:.0f} s")
+    return (np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]),
+            np.concatenate([o[2] for o in out]))
+
+
+# ---------------------------------------------------------------- the network
+
+
+def build_model() -> Any:
+    import torch
+    from torch import nn
+
+    class IndexCNN(nn.Module):
+        """Four convolutions and two heads (rank, suit); about 330 k parameters."""
+
+        def __init__(self) -> None:
+            super().__init__()
+
+            def conv(i: int, o: int) -> nn.Sequential:
+                return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU())
+
+            # one conv per scale keeps training within minutes on two cores (about 5 M multiply-adds a corner)
+            self.features = nn.Sequential(conv(1, 16), nn.MaxPool2d(2), conv(16, 32), nn.MaxPool2d(2),
+                                          conv(32, 48), nn.MaxPool2d(2), conv(48, 64))
+            # 56 x 32 -> 7 x 4 cells of 64: where a sign sits matters, so no global pooling
+            self.fc = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(64 * 7 * 4, 128), nn.ReLU())
+            self.rank = nn.Linear(128, len(ix.RANKS))
+            self.suit = nn.Linear(128, len(ix.SUITS))
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = self.fc(self.features(x))
+            return self.rank(h), self.suit(h)
+
+    return IndexCNN()
+
+
+def train(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int,
+          progress: Callable[[str], None] = print) -> Any:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    n = len(x)
+    bs = 256
+    steps = epochs * ((n + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.02)
+    xt, rt, st = torch.from_numpy(x[:, None]), torch.from_numpy(yr), torch.from_numpy(ys)
+    g = torch.Generator().manual_seed(seed)
+    t = time.time()
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(n, generator=g)
+        tot, right_r, right_s = 0.0, 0, 0
+        for i in range(0, n, bs):
+            idx = perm[i : i + bs]
+            xb = xt[idx]
+            # light extra jitter per batch: a pixel or two of shift (the finder's error at the crop's scale)
+            dx, dy = (int(v) for v in torch.randint(-2, 3, (2,), generator=g))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            pr, ps = model(xb)
+            loss = lossf(pr, rt[idx]) + lossf(ps, st[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss.detach()) * len(idx)
+            right_r += int((pr.argmax(1) == rt[idx]).sum())
+            right_s += int((ps.argmax(1) == st[idx]).sum())
+        progress(f"  epoch {ep + 1}/{epochs}: loss {tot / n:.4f}, rank {right_r / n:.4f}, suit {right_s / n:.4f}, "
+                 f"{time.time() - t:.0f} s")
+    model.eval()
+    return model
+
+
+def export(model: Any, path: str) -> None:
+    """Write the ONNX file (opset 13, outputs named rank and suit) and check cv2.dnn reads it alike."""
+    import torch
+
+    dummy = torch.zeros(2, 1, ix.INPUT_H, ix.INPUT_W)
+    torch.onnx.export(model, (dummy,), path, input_names=["corner"], output_names=["rank", "suit"],
+                      opset_version=13, dynamic_axes={"corner": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
+                      dynamo=False)
+    x = np.random.default_rng(0).normal(0, 1, (5, 1, ix.INPUT_H, ix.INPUT_W)).astype(np.float32)
+    with torch.no_grad():
+        pr, ps = (t.numpy() for t in model(torch.from_numpy(x)))
+    net = ix.IndexNet(path)
+    net.net.setInput(x)
+    cr, cs = net.net.forward(["rank", "suit"])
+    if not (np.allclose(cr, pr, atol=1e-3) and np.allclose(cs, ps, atol=1e-3)):
+        raise RuntimeError(f"cv2.dnn disagrees with PyTorch on {path}")
+
+
+def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) -> dict:
+    """Per-corner accuracy of the exported network on samples (through cv2.dnn)."""
+    pr, ps = [], []
+    for i in range(0, len(x), 512):
+        a, b = net.probs(x[i : i + 512, None])
+        pr.append(a)
+        ps.append(b)
+    r, s = np.concatenate(pr), np.concatenate(ps)
+    idx = yr != NONE[0]
+    return {"corners": int(len(x)), "rank_acc": round(float((r.argmax(1) == yr).mean()), 4),
+            "suit_acc": round(float((s.argmax(1) == ys).mean()), 4),
+            "index_rank_acc": round(float((r.argmax(1)[idx] == yr[idx]).mean()), 4),
+            "index_suit_acc": round(float((s.argmax(1)[idx] == ys[idx]).mean()), 4)}
+
+
+def run(decks_root: str, photos_root: str | None, out: str, views: int = 6, epochs: int = 6, seed: int = 1,
+        workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None) -> dict:
+    """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report."""
+    import torch
+
+    # a shared machine: OpenMP threads that wait for each other's cores run slower than one thread
+    torch.set_num_threads(threads or workers)
+    t0 = time.time()
+    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN)
+    progress(f"sources: {', '.join(s['name'] for s in sources)}")
+    x, yr, ys = make_data(sources, views, seed, workers, progress)
+    t_data = time.time() - t0
+    progress(f"{len(x)} corners in {t_data:.0f} s")
+    model = train(x, yr, ys, epochs, seed, progress)
+    t_train = time.time() - t0 - t_data
+    export(model, out)
+    tune_sources = load_sources(decks_root, None, TUNE_THEMES, [])
+    vx, vr, vs = make_data(tune_sources, 3, seed + 7, workers, progress)
+    progress("thresholds on the tuning themes")
+    tune_reads = tune_views(tune_sources, max(2, views // 2), seed + 11, out)
+    report = {"model": os.path.basename(out), "bytes": os.path.getsize(out), "train_corners": int(len(x)),
+              "views": views, "thresholds": choose_net_thresholds(tune_reads),
+              "epochs": epochs, "seed": seed, "data_s": round(t_data, 1), "train_s": round(t_train, 1),
+              "total_s": round(time.time() - t0, 1), "tune_themes": evaluate(ix.IndexNet(out), vx, vr, vs),
+              "train_sources": [s["name"] for s in sources]}
+    with open(os.path.splitext(out)[0] + ".json", "w") as f:
+        json.dump(report, f, indent=1)
+    return report
+
+
+# ---------------------------------------------------------------- the reader's thresholds
+
+
+def retune(decks_root: str, out: str, views: int = 5, seed: int = 1) -> dict:
+    """Choose the thresholds again for the model at ``out`` (the training report beside it is updated)."""
+    report_path = os.path.splitext(out)[0] + ".json"
+    report = {}
+    if os.path.exists(report_path):
+        with open(report_path) as f:
+            report = json.load(f)
+    reads = tune_views(load_sources(decks_root, None, TUNE_THEMES, []), views, seed + 11, out)
+    report["thresholds"] = choose_net_thresholds(reads)
+    with open(report_path, "w") as f:
+        json.dump(report, f, indent=1)
+    return report
+
+
+def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> list[tuple[str, str, float, str]]:
+    """(truth, label, score, path) of the generic reader (``index_net.read_generic``) on camera views of each card
+    of the sources, each card found and rectified as the product does (big when the product reads big)."""
+    net = ix.IndexNet(net_path)
+    out = []
+    for i, src in enumerate(sources):
+        rng = np.random.default_rng(seed * 7919 + i)
+        cv2.setRNGSeed(seed * 7919 + i)
+        for code in CODES:
+            if code not in src["images"]:
+                continue
+            for _ in range(views):
+                width = float(np.exp(rng.uniform(np.log(55), np.log(src["max_w"]))))
+                img, quad = camera_view(_recolour(src["images"][code], rng), rng, width)
+                got = found_card(img, quad, rng)
+                big = got if got.shape[1] > rc.CW else None
+                card = got if big is None else cv2.resize(big, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA)
+                r = ix.read_generic(card, big, net=net)
+                out.append((code, r.label, r.score, r.path))
+    return out
+
+
+def choose_net_thresholds(reads: list[tuple[str, str, float, str]]) -> dict:
+    """Per path, the lowest probability with no wrong read on the tuning reads, then its error odds divided by
+    four (the safety gap: held-out designs are harder than the tuning ones); at least ``FLOOR`` (every corner's
+    reading more likely than all the others together). A path with fewer than
+    ``MIN_READS`` tuning reads keeps the reader's untuned default (one corner alone: never accepted)."""
+    th: dict = {}
+    for path in ("two", "one", "court"):
+        mine = [(t, lab, s) for t, lab, s, p in reads if p == path and s > 0]
+        wrong = [s for t, lab, s in mine if lab != t]
+        worst = max(wrong, default=0.0)
+        thr = max(FLOOR, 1 - (1 - worst) / 4) if wrong else FLOOR
+        total = sum(1 for t, _, _, p in reads if p == path)
+        if total < MIN_READS:
+            thr = ix.NET_THRESHOLDS[path]
+        right = sum(1 for t, lab, s in mine if lab == t and s >= thr)
+        th[path] = {"threshold": round(thr, 6), "wrong_below": len(wrong), "worst_wrong": round(worst, 6),
+                    "accepted_right": right, "reads": total}
+    return th

@@ -1,0 +1,236 @@
+"""The learned corner-index reader: a small convolutional network (``index_net.onnx``) run with OpenCV's ``cv2.dnn``.
+
+A rectified upright card (any size, the 120 x 170 canonical one or a multiple) has its standard index in the
+top-left corner and again, turned by 180 degrees, in the bottom-right. Each of the two corners is cut
+(``corner_input``: the same share of the card at any size), turned colourless and normalised, and classified into a
+rank (A, K, Q, J, T, 9 .. 2, or '-' = no index there) and a suit (S, H, D, C, or '-'). The input has no colour:
+each pixel is the darkest of its three channels (red, blue, green or black ink on pale paper all come out dark), then
+the crop is scaled to zero mean and unit spread, so a suit is named by the shape of its sign and never by its colour
+(four-colour decks: blue diamonds, green clubs), and the training recoloured the suits besides.
+
+``read_corners`` reads both corners and says whether they agree. The network is trained by
+``cardref vision train`` (``tools/train_index.py``: synthetic camera views of drawn and aisleriot designs and the
+development desk photos, deterministic seeds); the ONNX file it writes is what is checked in.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
+RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
+SUITS = "SHDC-"
+BOX = (0.34, 0.46)  # the corner cut: fractions of the card's width and height (the index and a little round it)
+INPUT_W, INPUT_H = 32, 56  # the network's input, pixels
+
+
+def corner_input(card: np.ndarray) -> np.ndarray:
+    """The top-left corner of a rectified upright card (BGR, any size) as the network's input: (INPUT_H, INPUT_W)
+    float32, colourless (darkest channel), zero mean and unit spread."""
+    h, w = card.shape[:2]
+    crop = card[: max(2, int(round(BOX[1] * h))), : max(2, int(round(BOX[0] * w)))]
+    dark = crop.min(axis=2) if crop.ndim == 3 else crop
+    small = cv2.resize(dark.astype(np.float32), (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
+    small -= float(small.mean())
+    return small / max(float(small.std()), 8.0)
+
+
+def both_corners(card: np.ndarray) -> np.ndarray:
+    """The network input of both index corners (top-left, then bottom-right turned upright): (2, 1, H, W)."""
+    return np.stack([corner_input(card), corner_input(cv2.rotate(card, cv2.ROTATE_180))])[:, None]
+
+
+@dataclass
+class CornerRead:
+    """One corner's reading: the most likely rank and suit ('-' = no index) and the probability of each."""
+
+    rank: str
+    suit: str
+    p_rank: float
+    p_suit: float
+    rank_probs: np.ndarray
+    suit_probs: np.ndarray
+
+    @property
+    def is_index(self) -> bool:
+        return self.rank != "-" and self.suit != "-"
+
+
+@dataclass
+class IndexRead:
+    """Both corners' reading of a card. ``rank``/``suit`` are the joint best reading ('-' when neither corner shows
+    an index); ``p_rank``/``p_suit`` the smaller probability of that reading over the corners that show an index;
+    ``agree`` whether two corners show an index and read the same; ``corners`` the two corner readings."""
+
+    rank: str
+    suit: str
+    p_rank: float
+    p_suit: float
+    agree: bool
+    corners: list[CornerRead]
+
+    @property
+    def code(self) -> str:
+        return self.rank + self.suit
+
+    @property
+    def seen(self) -> int:
+        """How many corners show an index."""
+        return sum(c.is_index for c in self.corners)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class IndexNet:
+    """The corner-index network loaded from its ONNX file (``cv2.dnn``; one thread, a few ms per card)."""
+
+    def __init__(self, path: str = MODEL_PATH) -> None:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"corner-index model not found: {path} (make it with `cardref vision train`)")
+        self.net = cv2.dnn.readNetFromONNX(path)
+        self.path = path
+
+    def probs(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities (N, 14) and (N, 5) of a batch of inputs (N, 1, H, W)."""
+        self.net.setInput(np.ascontiguousarray(batch, np.float32))
+        rank_logits, suit_logits = self.net.forward(["rank", "suit"])
+        return _softmax(rank_logits.reshape(len(batch), -1)), _softmax(suit_logits.reshape(len(batch), -1))
+
+    def read_corners(self, card: np.ndarray) -> IndexRead:
+        """Read both index corners of a rectified upright card (BGR, the canonical size or a multiple of it)."""
+        pr, ps = self.probs(both_corners(card))
+        corners = []
+        for r, s in zip(pr, ps, strict=True):
+            ri, si = int(r.argmax()), int(s.argmax())
+            corners.append(CornerRead(RANKS[ri], SUITS[si], float(r[ri]), float(s[si]), r, s))
+        shown = [c for c in corners if c.is_index]
+        if not shown:
+            return IndexRead("-", "-", 0.0, 0.0, False, corners)
+        # the joint reading: the product of the corners' probabilities (both corners show the same card)
+        jr = np.prod([c.rank_probs[:-1] for c in shown], axis=0)
+        js = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
+        rank, suit = RANKS[int(jr.argmax())], SUITS[int(js.argmax())]
+        p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
+        p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
+        agree = len(shown) == 2 and all(c.rank == rank and c.suit == suit for c in shown)
+        return IndexRead(rank, suit, p_rank, p_suit, agree, corners)
+
+
+_SHARED: dict[str, IndexNet] = {}
+
+
+def shared(path: str = MODEL_PATH) -> IndexNet:
+    """One loaded network per model file for the process (loading takes a few ms; the readers share it)."""
+    if path not in _SHARED:
+        _SHARED[path] = IndexNet(path)
+    return _SHARED[path]
+
+
+def read_corners(card: np.ndarray) -> IndexRead:
+    """``IndexNet.read_corners`` with the shipped model."""
+    return shared().read_corners(card)
+
+
+# ---------------------------------------------------------------- the generic reader's decision
+
+COURTS = "JQK"
+RED, BLACK = "HD", "SC"
+NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99}  # before tuning: one corner alone names nothing
+REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
+
+
+def load_thresholds(path: str = REPORT_PATH) -> dict[str, float]:
+    """The reader's probability thresholds per path, as chosen on the tuning themes by ``cardref vision train``."""
+    import json
+
+    th = dict(NET_THRESHOLDS)
+    if os.path.exists(path):
+        with open(path) as f:
+            for k, v in json.load(f).get("thresholds", {}).items():
+                th[k] = float(v["threshold"])
+    return th
+
+
+def ink_colour(card: np.ndarray) -> str:
+    """The colour of the index ink of a rectified card's top-left corner, against its paper: 'red', 'black' (no
+    hue), 'other' (blue, green...: a four-colour deck) or '?' (too little ink to say).
+
+    Each channel of the darkest tenth of the corner is divided by the same channel of its paper (the light half), so
+    a colour cast of the light cancels; red ink keeps much more red than green or blue, black ink keeps them alike."""
+    h, w = card.shape[:2]
+    crop = card[: int(BOX[1] * h), : int(BOX[0] * w)].reshape(-1, 3).astype(np.float32)
+    dark = crop.min(axis=1)
+    lo, hi = np.percentile(dark, [10, 60])
+    if hi - lo < 40:
+        return "?"
+    paper = crop[dark >= hi].mean(axis=0) + 1.0
+    ink = crop[dark <= lo].mean(axis=0) / paper  # per channel: B, G, R
+    b, g, r = (float(v) for v in ink)
+    if r - max(b, g) > 0.2:
+        return "red"
+    if max(b, g, r) - min(b, g, r) < 0.12:
+        return "black"
+    return "other"
+
+
+def colour_allows(colour: str, suit: str) -> bool:
+    """Shape names the suit; a colour that says otherwise makes it unsure (red ink is a heart or a diamond, hueless
+    ink a spade or a club; blue or green ink may be any suit of a four-colour deck)."""
+    if colour == "red":
+        return suit in RED
+    if colour == "black":
+        return suit in BLACK
+    return True
+
+
+@dataclass
+class NetRead:
+    """The generic reader's answer: ``label`` (a code, or '?'), ``score`` (the weakest probability behind it, 0 when
+    the cues disagree), ``path`` ('two': a number card whose pips and two corners agree; 'one': pips and the one
+    corner seen; 'court': a court's two corners), and the corner reading itself."""
+
+    label: str
+    score: float
+    path: str
+    index: IndexRead | None
+
+
+def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: object | None = None,
+                 net: IndexNet | None = None) -> NetRead:
+    """Read a rectified card without an enrolled deck from two independent cues.
+
+    Number cards (a clean pip layout, ``vision.pips``): the pip count gives the rank, and the learned corner index
+    must read that rank and a suit, in every corner that shows an index. Courts (no pip layout): both corners must
+    show an index and read the same J, Q or K and suit. The ink's colour must not contradict the suit's shape. The
+    score is the smallest probability of the reading over the corners; the thresholds (``NET_THRESHOLDS``, chosen on
+    the tuning themes) decide per path. ``index_card``: the card rectified at twice the size, when the frame has
+    the pixels; ``pips``: the ``vision.pips.Pips`` of the card (found here when not given)."""
+    from vision import pips as pipslib
+
+    net = net or shared()
+    ic = card if index_card is None else index_card
+    ir = net.read_corners(ic)
+    p = pips if pips is not None else pipslib.find_pips(card)
+    colour = ink_colour(ic)
+    if ir.seen == 0:
+        return NetRead("?", 0.0, "none", ir)
+    shown = [c for c in ir.corners if c.is_index]
+    same = all(c.rank == ir.rank and c.suit == ir.suit for c in shown)
+    score = min(ir.p_rank, ir.p_suit) if same and colour_allows(colour, ir.suit) else 0.0
+    if isinstance(p, pipslib.Pips):
+        rank = pipslib.RANK_OF_COUNT[p.count]
+        if ir.rank != rank or (p.red and ir.suit not in RED):
+            score = 0.0
+        return NetRead(rank + ir.suit, score, "two" if ir.seen == 2 else "one", ir)
+    # no pip layout: only a court is named, by both corners (a number card needs its pips as the second cue)
+    if ir.rank not in COURTS or not ir.agree:
+        score = 0.0
+    return NetRead(ir.code, score, "court", ir)
