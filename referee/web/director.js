@@ -149,6 +149,28 @@ document.querySelectorAll("button[data-dev]").forEach((b) => {
   b.onclick = () => sendFrom(b, "/api/status", { device: b.dataset.dev, state: b.dataset.state, why: whoWhy().why });
 });
 matchForm(document.getElementById("match-form"));
+
+// The pages' links with their QR codes (and the certificate's fingerprint over HTTPS), for the tablets.
+async function showJoin() {
+  const box = document.getElementById("join");
+  try {
+    const join = await api("GET", "/api/join");
+    const items = join.pages.map((p) => {
+      const qr = el("div", { class: "qr", "data-page": p.page });
+      qr.innerHTML = p.qr_svg;  // an SVG made by the service from the link, not from any user's text
+      return el("div", { class: "join-page" }, el("strong", {}, p.page), " - ", p.what, qr,
+                el("a", { href: p.url, class: "join-link" }, p.url));
+    });
+    if (join.tls_fingerprint) {
+      items.push(el("div", { class: "fingerprint" }, "HTTPS certificate fingerprint (check it on a tablet that "
+                                                      + "warns about the certificate): ", join.tls_fingerprint));
+    }
+    box.replaceChildren(...items);
+  } catch (err) {
+    box.replaceChildren(el("span", { class: "error" }, `the join links could not be loaded: ${err.message}`));
+  }
+}
+showJoin();
 live((msg) => { if (msg.state) render(msg.state); }, (up) => {
   const c = document.getElementById("conn");
   c.textContent = up ? "live" : "reconnecting"; c.className = "status " + (up ? "ok" : "lost");

@@ -240,3 +240,21 @@ def test_rulings_and_the_hidden_proof_on_the_pages(tmp_path, browser):
         assert c["decided"] is None and not c.get("rejected")
     finally:
         server.stop()
+
+
+def test_the_console_shows_a_qr_code_per_page_to_join_the_table(tmp_path, browser):
+    """Issue 12 item 6: the director's console shows each page's link with its token and its QR code (the tablets
+    scan it); the links are the director's only (the table's token cannot read them)."""
+    server, tokens = serve(tmp_path, "bid_euchre")
+    try:
+        page = browser.new_page()
+        page.goto(f"{server.url}/director?token={tokens['director']}")
+        page.wait_for_selector("#join .qr svg", timeout=15000)
+        links = page.eval_on_selector_all("#join a.join-link", "els => els.map(e => e.href)")
+        assert [link.split("?")[0].rsplit("/", 1)[1] for link in links] == ["table", "scoreboard", "director"]
+        assert links[0].endswith(f"token={tokens['table']}") and links[1].endswith(f"token={tokens['public']}")
+        assert page.locator("#join .qr svg").count() == 3
+        refused = httpx.get(f"{server.url}/api/join", headers={"Authorization": "Bearer " + tokens["table"]})
+        assert refused.status_code == 403
+    finally:
+        server.stop()
