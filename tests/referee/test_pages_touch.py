@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright import sync_api
 from test_referee_browser import ARGS, CHROMIUM  # the same browser as the other page tests
+from test_referee_pages_api import renege_hand as api_renege_hand  # one search for such a hand
 
 from engine.cards import CODES
 from engine.match import Match
@@ -160,24 +161,10 @@ def test_start_a_match_with_options_from_the_table_page(tmp_path, browser):
 
 
 def renege_hand():
-    """A Bid Whist hand of scripted players in which a renege is proven and established before the last tricks."""
-    for seed in range(1, 400):
-        rng = random.Random(seed)
-        mirror = Match("bid_whist", {}, PLAYERS)
-        hand = mirror.hand
-        events = [random_deal(hand, rng)]
-        mirror.apply(events[0])
-        established_at = None
-        while not hand.is_terminal():
-            event, _ = scripted_event(hand, rng)
-            mirror.apply(event)
-            events.append(event)
-            if established_at is None and any(r.established and r.proof is not None for r in hand.reneges):
-                established_at = len(events)
-        if established_at is not None and established_at < len(events) - 4:
-            call = next(r for r in hand.reneges if r.proof is not None)
-            return events, call, established_at
-    raise AssertionError("no seed gave a renege established mid-hand")
+    """A Bid Whist hand of scripted players in which a renege is proven and established before the last tricks:
+    the API tests' hand, with its first proven call."""
+    events, hand, established_at = api_renege_hand("bid_whist")
+    return events, next(r for r in hand.reneges if r.proof is not None), established_at
 
 
 def test_rulings_and_the_hidden_proof_on_the_pages(tmp_path, browser):
