@@ -244,14 +244,14 @@ def register_train(commands: Commands) -> None:
                    help="the development photos (desk/template is trained on; default ../shared/photos)")
     t.add_argument("--out", default=index_net.MODEL_PATH, help="the ONNX file to write (default: the shipped one, "
                    f"{index_net.MODEL_PATH})")
-    t.add_argument("--views", type=int, default=6, help="camera views of each card of each design (default 6)")
-    t.add_argument("--photo-views", type=int, default=8, help="views of each card found in the boxes/train photos "
-                   "(rank only; default 8)")
-    t.add_argument("--epochs", type=int, default=6)
+    t.add_argument("--views", type=int, default=12, help="camera views of each card of each design (default 12)")
+    t.add_argument("--photo-views", type=int, default=16, help="views of each card found in the boxes/train photos "
+                   "(rank only; default 16)")
+    t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--workers", type=int, default=2, help="processes making data, threads training (default 2)")
     t.add_argument("--tune-only", action="store_true", help="only choose the reader's thresholds again, for the "
                    "model at --out, on the tuning themes")
-    t.add_argument("--threads", type=int, default=1, help="PyTorch threads (default 1: what made the checked-in "
-                   "model, and on a shared machine one thread was faster than two)")
+    t.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2: what made the checked-in "
+                   "model)")
     t.set_defaults(func=cmd_train)

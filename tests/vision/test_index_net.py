@@ -100,3 +100,37 @@ def test_training_views_are_deterministic(paris):
     b = train_index.samples_of((src, ["QH", "back"], 2, 5))
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert set(a[1].tolist()) == {index_net.RANKS.index("Q"), len(index_net.RANKS) - 1}
+
+
+def test_a_foreign_court_letter_is_trained_as_no_rank_with_its_suit(paris):
+    """A theme whose jack is not printed J (a German B, a French V): its corners are labelled 'no standard rank'
+    beside their real suit; its number cards keep their ranks."""
+    from tools import train_index
+
+    src = {"name": "paris", "images": paris, "max_w": 200, "foreign": "J"}
+    _, ranks, suits = train_index.samples_of((src, ["JH", "7H"], 1, 3))
+    none_rank = len(index_net.RANKS) - 1
+    assert none_rank in ranks.tolist() and index_net.RANKS.index("7") in ranks.tolist()
+    assert index_net.RANKS.index("J") not in ranks.tolist()
+    assert set(suits.tolist()) <= {index_net.SUITS.index("H"), len(index_net.SUITS) - 1}
+
+
+def test_photographed_cards_are_trained_by_rank_with_the_suit_ignored():
+    """Corners cut from real photographs labelled by rank only (boxes): every sample has that rank and the suit
+    label the loss skips; the same job gives the same samples."""
+    import os
+
+    from tools import train_index
+
+    folder = os.path.join("..", "shared", "photos", "boxes", "train")
+    if not os.path.isdir(folder):
+        pytest.skip(f"the development photos are not at {folder}")
+    path = sorted(p for p in os.listdir(folder) if p.lower().endswith(".jpg"))[0]
+    img = cv2.imread(os.path.join(folder, path))
+    h, w = img.shape[:2]
+    quad = np.array([[0.3 * w, 0.2 * h], [0.6 * w, 0.2 * h], [0.6 * w, 0.8 * h], [0.3 * w, 0.8 * h]], np.float32)
+    job = ([(os.path.join(folder, path), quad, "K")], 3, 11)
+    x, r, s = train_index.photo_samples_of(job)
+    x2, _, _ = train_index.photo_samples_of(job)
+    assert x.shape == (6, index_net.INPUT_H, index_net.INPUT_W) and np.array_equal(x, x2)
+    assert set(r.tolist()) == {index_net.RANKS.index("K")} and set(s.tolist()) == {train_index.IGNORE}
