@@ -144,7 +144,7 @@ def _bench_photos(args: argparse.Namespace) -> int:
 
     try:
         report = photo_bench.bench(args.photos, args.deck, args.only.split(",") if args.only else None,
-                                   args.max_side, _progress)
+                                   args.max_side, _progress, not args.skip_speed)
     except (photo_bench.BenchError, deck.EnrollError) as exc:
         raise _user_error(str(exc)) from exc
     print(photo_bench.format_table(report))

@@ -58,3 +58,26 @@ def test_bad_labels_are_named(tmp_path):
         pb.discover(str(tmp_path))
     with pytest.raises(pb.BenchError, match="not found"):
         pb.discover(str(tmp_path / "missing"))
+
+
+def test_speed_is_measured_on_full_hd_frames_beside_a_peer():
+    """The speed line: 1920 x 1080 frames cut from photos that have the pixels (none from smaller photos), read in
+    full, with the reference OpenCV work on the same frames in the same run."""
+    import cv2
+
+    from tools import photo_bench as pb
+    from vision import recognise
+
+    _need("poker_table")
+    sets = {s.name: s for s in pb.discover(str(PHOTOS))[0]}
+    one = pb.PhotoSet("one", sets["poker_table"].photos[:1])
+    frames = pb.full_hd_frames([one])
+    assert len(frames) == 1 and frames[0].shape == (1080, 1920, 3)
+    small = pb.PhotoSet("small", [pb.Photo(sets["boxes_test"].photos[0].path, [])])
+    assert pb.full_hd_frames([small]) == []
+    cv2.setNumThreads(1)
+    sp = pb.speed(recognise.Recogniser(), frames, rounds=1)
+    assert sp["frames"] == 1 and sp["size"] == "1920x1080" and sp["median_ms"] > 0 and sp["reference_ms"] > 0
+    assert sp["ratio_to_reference"] > 0 and "median" in pb.format_table(
+        {"mode": "generic", "deck": None, "max_side": 1920, "sets": [], "missing": [], "wrong_examples": {},
+         "speed": sp})
