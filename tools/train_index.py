@@ -52,6 +52,9 @@ MIN_READS = 50  # tuning reads a path needs before its threshold is chosen from 
 # development photos' number cards with 0 wrong there and on the tuning themes, but named 6 wrong on the held-out
 # drawn and aisleriot designs (spades read as clubs at 0.5-0.9): 0.9
 FLOOR = 0.9
+# the corners' rank on a number card whose pips were counted to the same rank: more likely than every other rank
+# together (the 0.5 that named wrong cards above was a suit's: spades read as clubs)
+RANK_FLOOR = 0.5
 
 
 # ---------------------------------------------------------------- sources
@@ -531,9 +534,17 @@ def retune(decks_root: str, out: str, views: int = 5, seed: int = 1) -> dict:
     return report
 
 
-def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> list[tuple[str, str, float, str]]:
-    """(truth, label, score, path) of the generic reader (``index_net.read_generic``) on camera views of each card
-    of the sources, each card found and rectified as the product does (big when the product reads big)."""
+TuneRead = tuple[str, str, float, str, float, float]  # truth, label, score, path, p_rank, p_suit
+
+
+def _tune_read(code: str, r: ix.NetRead) -> TuneRead:
+    return (code, r.label, r.score, r.path, r.p_rank, r.p_suit)
+
+
+def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> list[TuneRead]:
+    """(truth, label, score, path, p_rank, p_suit) of the generic reader (``index_net.read_generic``) on camera
+    views of each card of the sources, each card found and rectified as the product does (big when the product
+    reads big)."""
     net = ix.IndexNet(net_path)
     out = []
     for i, src in enumerate(sources):
@@ -549,16 +560,16 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                 big = got if got.shape[1] > rc.CW else None
                 card = got if big is None else cv2.resize(big, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA)
                 r = ix.read_generic(card, big, net=net)
-                out.append((code, r.label, r.score, r.path))
+                out.append(_tune_read(code, r))
                 if code[0] not in ix.COURTS:
                     # the same card as if its pips had not been found: the 'corners' path's reads (on rendered
                     # designs the pips nearly always are, which would leave that path untuned)
                     r = ix.read_generic(card, big, pips=False, net=net)
-                    out.append((code, r.label, r.score, r.path))
+                    out.append(_tune_read(code, r))
                     # and with its bottom-right index hidden (glare, a shadow, a finger, the photo's edge on a real
                     # table): the 'one' path's reads, pips and one corner
                     r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), net=net)
-                    out.append((code, r.label, r.score, r.path))
+                    out.append(_tune_read(code, r))
     return out
 
 
@@ -571,21 +582,37 @@ def _hide_corner(card: np.ndarray) -> np.ndarray:
     return out
 
 
-def choose_net_thresholds(reads: list[tuple[str, str, float, str]]) -> dict:
+def choose_net_thresholds(reads: list[TuneRead]) -> dict:
     """Per path, the lowest probability with no wrong read on the tuning reads, then its error odds divided by
-    four (the safety gap: held-out designs are harder than the tuning ones); at least ``FLOOR`` (every corner's
-    reading more likely than all the others together). A path with fewer than
-    ``MIN_READS`` tuning reads keeps the reader's untuned default (one corner alone: never accepted)."""
+    four (the safety gap: held-out designs are harder than the tuning ones); at least ``FLOOR``. On the pip paths
+    (``two``, ``one``) the suit and the rank get their own: the suit's from the reads whose suit was wrong (floor
+    ``FLOOR``: the suit has no other cue), the rank's from the reads whose rank was wrong (floor ``RANK_FLOOR``: the
+    pip count has already agreed with it). A path with fewer than ``MIN_READS`` tuning reads keeps the reader's
+    untuned default (one corner alone: never accepted)."""
     th: dict = {}
+
+    def cut(wrong: list[float], floor: float) -> float:
+        return max(floor, 1 - (1 - max(wrong)) / 4) if wrong else floor
+
     for path in ("two", "one", "court", "corners"):
-        mine = [(t, lab, s) for t, lab, s, p in reads if p == path and s > 0]
-        wrong = [s for t, lab, s in mine if lab != t]
-        worst = max(wrong, default=0.0)
-        thr = max(FLOOR, 1 - (1 - worst) / 4) if wrong else FLOOR
-        total = sum(1 for t, _, _, p in reads if p == path)
-        if total < MIN_READS:
-            thr = ix.NET_THRESHOLDS[path]
-        right = sum(1 for t, lab, s in mine if lab == t and s >= thr)
-        th[path] = {"threshold": round(thr, 6), "wrong_below": len(wrong), "worst_wrong": round(worst, 6),
-                    "accepted_right": right, "reads": total}
+        mine = [r for r in reads if r[3] == path and r[2] > 0]
+        total = sum(1 for r in reads if r[3] == path)
+        entry: dict
+        if path in ix.PIP_PATHS:
+            wrong_suit = [r[5] for r in mine if r[1][1] != r[0][1]]
+            wrong_rank = [r[4] for r in mine if r[1][0] != r[0][0]]
+            thr, thr_rank = cut(wrong_suit, FLOOR), cut(wrong_rank, RANK_FLOOR)
+            if total < MIN_READS:
+                thr = thr_rank = ix.NET_THRESHOLDS[path]
+            right = sum(1 for r in mine if r[1] == r[0] and r[5] >= thr and r[4] >= thr_rank)
+            entry = {"threshold": round(thr, 6), "rank_threshold": round(thr_rank, 6),
+                     "wrong_suit_below": len(wrong_suit), "worst_wrong_suit": round(max(wrong_suit, default=0.0), 6),
+                     "wrong_rank_below": len(wrong_rank), "worst_wrong_rank": round(max(wrong_rank, default=0.0), 6)}
+        else:
+            wrong = [r[2] for r in mine if r[1] != r[0]]
+            thr = cut(wrong, FLOOR) if total >= MIN_READS else ix.NET_THRESHOLDS[path]
+            right = sum(1 for r in mine if r[1] == r[0] and r[2] >= thr)
+            entry = {"threshold": round(thr, 6), "wrong_below": len(wrong),
+                     "worst_wrong": round(max(wrong, default=0.0), 6)}
+        th[path] = {**entry, "accepted_right": right, "reads": total}
     return th

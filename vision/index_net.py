@@ -148,8 +148,14 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01}
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
 
 
+# the paths where the pips were counted: the count checks the rank, so the corners' rank has its own threshold
+# (``<path>_rank``), while the suit - which only the corners name - keeps the path's
+PIP_PATHS = ("two", "one")
+
+
 def load_thresholds(path: str = REPORT_PATH) -> dict[str, float]:
-    """The reader's probability thresholds per path, as chosen on the tuning themes by ``cardref vision train``."""
+    """The reader's probability thresholds per path (and per pip path its rank's, ``two_rank``...), as chosen on the
+    tuning themes by ``cardref vision train``."""
     import json
 
     th = dict(NET_THRESHOLDS)
@@ -157,7 +163,20 @@ def load_thresholds(path: str = REPORT_PATH) -> dict[str, float]:
         with open(path) as f:
             for k, v in json.load(f).get("thresholds", {}).items():
                 th[k] = float(v["threshold"])
+                if "rank_threshold" in v:
+                    th[k + "_rank"] = float(v["rank_threshold"])
     return th
+
+
+def accepts(read: NetRead, thresholds: dict[str, float]) -> bool:
+    """Whether the generic reader names the card: its cues agree, and each probability clears its path's threshold
+    (on a pip path the rank's own, the suit the path's; elsewhere both the path's)."""
+    if read.score <= 0 or read.path == "none":
+        return False
+    t = thresholds.get(read.path, 2.0)
+    if read.path in PIP_PATHS:
+        return read.p_suit >= t and read.p_rank >= thresholds.get(read.path + "_rank", t)
+    return read.score >= t
 
 
 def ink_colour(card: np.ndarray) -> str:
@@ -199,12 +218,15 @@ class NetRead:
     """The generic reader's answer: ``label`` (a code, or '?'), ``score`` (the weakest probability behind it, 0 when
     the cues disagree), ``path`` ('two': a number card whose pips and two corners agree; 'one': pips and the one
     corner seen; 'court': a court's two corners; 'corners': a number card's two corners where no clean pip layout
-    was found - an ornate ace, pips cut by glare or a shadow), and the corner reading itself."""
+    was found - an ornate ace, pips cut by glare or a shadow), the corner reading itself, and the smallest
+    probability of the rank and of the suit over the corners that show them (0 when the cues disagree)."""
 
     label: str
     score: float
     path: str
     index: IndexRead | None
+    p_rank: float = 0.0
+    p_suit: float = 0.0
 
 
 def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: object | None = None,
@@ -230,15 +252,15 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         return NetRead("?", 0.0, "none", ir)
     shown = [c for c in ir.corners if c.is_index]
     same = all(c.rank == ir.rank and c.suit == ir.suit for c in shown)
-    score = min(ir.p_rank, ir.p_suit) if same and colour_allows(colour, ir.suit) else 0.0
+    ok = same and colour_allows(colour, ir.suit)
     if isinstance(p, pipslib.Pips):
         rank = pipslib.RANK_OF_COUNT[p.count]
-        if ir.rank != rank or (p.red and ir.suit not in RED):
-            score = 0.0
-        return NetRead(rank + ir.suit, score, "two" if ir.seen == 2 else "one", ir)
+        ok = ok and ir.rank == rank and not (p.red and ir.suit not in RED)
+        return NetRead(rank + ir.suit, min(ir.p_rank, ir.p_suit) if ok else 0.0, "two" if ir.seen == 2 else "one",
+                       ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
-    if not ir.agree:
-        score = 0.0
-    return NetRead(ir.code, score, "court" if ir.rank in COURTS else "corners", ir)
+    ok = ok and ir.agree
+    return NetRead(ir.code, min(ir.p_rank, ir.p_suit) if ok else 0.0, "court" if ir.rank in COURTS else "corners",
+                   ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0)

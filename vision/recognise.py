@@ -812,7 +812,7 @@ class Recogniser:
             # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
             n = index_net.read_generic(card, big)
             if n.path != "none":
-                return n.label, n.score, n.score, n.score >= self.net_thresholds.get(n.path, 2.0)
+                return n.label, n.score, n.score, index_net.accepts(n, self.net_thresholds)
             # the network sees no index in either corner: a design unlike any it was trained on (the held-out
             # ornamental and tango) - the glyph reader, with its own thresholds, rather than nothing
         if self.glyphs is not None:

@@ -134,3 +134,28 @@ def test_photographed_cards_are_trained_by_rank_with_the_suit_ignored():
     x2, _, _ = train_index.photo_samples_of(job)
     assert x.shape == (6, index_net.INPUT_H, index_net.INPUT_W) and np.array_equal(x, x2)
     assert set(r.tolist()) == {index_net.RANKS.index("K")} and set(s.tolist()) == {train_index.IGNORE}
+
+
+def test_on_a_pip_path_the_rank_and_the_suit_have_their_own_thresholds():
+    """The pip count checks the rank, so on 'two'/'one' the corners' rank needs only its own (lower) threshold; the
+    suit, which nothing else checks, keeps the path's; a court needs both at the path's; disagreeing cues never."""
+    th = {"two": 0.9, "two_rank": 0.5, "court": 0.9}
+    read = index_net.NetRead
+    assert index_net.accepts(read("7H", 0.6, "two", None, 0.6, 0.95), th)
+    assert not index_net.accepts(read("7H", 0.6, "two", None, 0.6, 0.85), th)
+    assert not index_net.accepts(read("7H", 0.45, "two", None, 0.45, 0.95), th)
+    assert not index_net.accepts(read("KH", 0.6, "court", None, 0.6, 0.95), th)
+    assert not index_net.accepts(read("7H", 0.0, "two", None, 0.0, 0.0), th)
+    assert not index_net.accepts(read("7H", 0.95, "one", None, 0.95, 0.95), th)  # an untuned path: never
+
+
+def test_thresholds_are_chosen_from_the_wrong_reads_of_each_cue():
+    from tools import train_index
+
+    right = [("7H", "7H", 0.95, "two", 0.95, 0.97)] * 60
+    th = train_index.choose_net_thresholds(right + [("7S", "7C", 0.8, "two", 0.9, 0.8),
+                                                    ("8S", "6S", 0.7, "two", 0.7, 0.99)])
+    assert th["two"]["threshold"] == pytest.approx(0.95) and th["two"]["rank_threshold"] == pytest.approx(0.925)
+    th = train_index.choose_net_thresholds(right)
+    assert th["two"]["threshold"] == train_index.FLOOR and th["two"]["rank_threshold"] == train_index.RANK_FLOOR
+    assert th["court"]["threshold"] == index_net.NET_THRESHOLDS["court"]  # too few court reads: untuned
