@@ -393,7 +393,8 @@ def _size_bonus(quad: np.ndarray) -> float:
 
 
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
-                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+                       centre: tuple[float, float] | None = None,
+                       unions: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -401,7 +402,8 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     card barely brighter than its table: the pale views already cut at the usual one) and each enclosed region
     whose outline fits a card-shaped quad is a candidate, kept when the band inside its edge is plain and differs
     from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
-    lies are not fitted again.
+    lies are not fitted again. Regions nearly convex enough to be two overlapping cards are added to ``unions``
+    (for ``split_pair``, once the card's size is known).
     """
     known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
@@ -414,9 +416,14 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
             if len(c) < 4 * min_side:
                 continue
             area = cv2.contourArea(c)
+            if area < min_area:
+                continue
             # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
             # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
-            if area < min_area or area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+            solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
+            if unions is not None and solid > 0.7 and area > 1.8 * min_area:
+                unions.append(c)  # two cards, one on the other, leave a notch in their hull
+            if solid < 0.75:
                 continue
             (cx, cy), _, _ = cv2.minAreaRect(c)
             if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
@@ -430,6 +437,222 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
                 continue
             out.append((q.whole + plain + _size_bonus(q.pts), q))
     return out
+
+
+def card_paleness(frame: np.ndarray) -> np.ndarray:
+    """The darkest of a pixel's three colour channels: high only where all three are (a card's white face),
+    low on any table that is dark or has a colour of its own (wood, felt, cloth), whatever its brightness."""
+    b, g, r = cv2.split(frame)
+    return cv2.min(cv2.min(b, g), r)
+
+
+def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad with each side moved onto the card face's own edge, to a fraction of a pixel.
+
+    The outlines the views give sit where their regions or edge bands end: a pixel or a few outside or inside the
+    face (the dilated edges, a dark rim or shadow line, blur). Along the middle of each side the paleness
+    (``card_paleness``) is sampled across the side; the face's edge is where it drops most steeply going outwards.
+    A side is moved (offset and a slight turn) only where most of its samples agree on that drop; elsewhere (a side
+    lying over another card, white on white) it stays where it was."""
+    q = quad.astype(np.float32)
+    cen = q.mean(axis=0)
+    short = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    # the outlines err mostly outwards (by up to a tenth of the card's width: an outer edge band, a shadow)
+    reach = max(5.0, 0.1 * short)
+    offs = np.arange(-reach, max(4.0, 0.06 * short) + 0.01, 0.5, dtype=np.float32)
+    ts = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    lines = []
+    for i in range(4):
+        p, e = q[i], q[(i + 1) % 4]
+        length = float(np.linalg.norm(e - p))
+        d = (e - p) / max(length, 1e-6)
+        n = np.array([d[1], -d[0]], np.float32)
+        if float(n @ (p - cen)) < 0:
+            n = -n
+        base = p[None, :] + ts[:, None] * (e - p)[None, :]
+        grid = base[:, None, :] + offs[None, :, None] * n[None, None, :]
+        prof = cv2.remap(pale, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        prof = cv2.GaussianBlur(prof, (3, 1), 0)
+        der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
+        k = der.argmin(axis=1)
+        drop = -der[np.arange(len(ts)), k]
+        # subpixel: a parabola through the steepest step and its neighbours
+        km = np.clip(k, 1, der.shape[1] - 2)
+        a, b, c = (der[np.arange(len(ts)), km + j] for j in (-1, 0, 1))
+        den = a - 2 * b + c
+        sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
+        pos = offs[1:-1][km] + 0.5 * np.clip(sub, -1, 1)
+        ok = (drop > 12) & (k > 0) & (k < der.shape[1] - 1)  # a clear step, not at the end of the search
+        if ok.sum() >= 0.5 * len(ts):
+            med = float(np.median(pos[ok]))
+            ok &= np.abs(pos - med) < 1.0
+        if ok.sum() < 0.5 * len(ts):
+            lines.append((p, d, n, 0.0, 0.0))
+            continue
+        # offset along the side as a + b t: the side may turn slightly as well as move
+        tt, yy = ts[ok], pos[ok]
+        b1, a1 = np.polyfit(tt, yy, 1) if len(tt) >= 3 else (0.0, float(yy.mean()))
+        lines.append((p, d, n, float(a1), float(b1)))
+    # each side as a point and direction, the corners as the meets of neighbouring sides
+    sides = []
+    for p, d, n, a1, b1 in lines:
+        length = float(np.linalg.norm(q[(len(sides) + 1) % 4] - q[len(sides)]))
+        s0 = p + n * a1
+        s1 = p + d * length + n * (a1 + b1)
+        sides.append((s0, s1))
+    out = []
+    for i in range(4):
+        (p1, q1), (p2, q2) = sides[i - 1], sides[i]
+        d1, d2 = q1 - p1, q2 - p2
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+        out.append(p1 + t[0] * d1)
+    res = np.array(out, np.float32)
+    if np.abs(res - q).max() > reach + 2:  # a corner that ran away: the sides disagree, keep the outline
+        return quad
+    return res
+
+
+def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The convex right-angled corners of a region's outline: (corner, direction along one side, along the other),
+    each where two long straight runs of the outline meet (a card's rounded corner between them left out)."""
+    eps = max(1.5, 0.03 * short)
+    poly = cv2.approxPolyDP(c, eps, True).reshape(-1, 2).astype(np.float32)
+    pts = c.reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 3:
+        return []
+    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    sign = 1.0 if area2 > 0 else -1.0
+    segs = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    long_ix = [i for i, (a, b) in enumerate(segs) if np.linalg.norm(b - a) >= 0.3 * short]
+    out = []
+    for k, i in enumerate(long_ix):
+        j = long_ix[(k + 1) % len(long_ix)]
+        between = range(i + 1, j + (n if j <= i else 0))
+        gap = sum(float(np.linalg.norm(segs[m % n][1] - segs[m % n][0])) for m in between)
+        if gap > 0.3 * short:  # a notch or a third side between them, not a rounded corner
+            continue
+        (a1, b1), (a2, b2) = segs[i], segs[j]
+        d1 = (b1 - a1) / np.linalg.norm(b1 - a1)
+        d2 = (b2 - a2) / np.linalg.norm(b2 - a2)
+        cross = float(d1[0] * d2[1] - d1[1] * d2[0])
+        if cross * sign <= 0 or abs(float(d1 @ d2)) > 0.3:  # a concave turn (where cards cross), or not square
+            continue
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+        t = np.linalg.solve(m, (a2 - a1).astype(np.float64))
+        corner = (a1 + t[0] * d1).astype(np.float32)
+        # the sides' directions from the outline near the corner only: a run of the polygon may go on along the
+        # other card's side, nearly in line with this one
+        near = np.linalg.norm(pts - corner, axis=1)
+        k0 = int(near.argmin())
+        sides = []
+        for step, d in ((-1, -d1), (1, d2)):
+            idx = (k0 + step * np.arange(len(pts))) % len(pts)
+            along = (pts[idx] - corner) @ d
+            sel = idx[(along > 0.12 * short) & (along < 0.5 * short)
+                      & (np.abs((pts[idx] - corner) @ np.array([-d[1], d[0]])) < 0.15 * short)]
+            if len(sel) < 5:
+                break
+            vx, vy, px, py = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            v = np.array([vx, vy], np.float32)
+            sides.append((np.array([px, py], np.float32), v if v @ d > 0 else -v))
+        if len(sides) == 2:
+            (p1, v1), (p2, v2) = sides
+            m = np.array([[v1[0], -v2[0]], [v1[1], -v2[1]]], np.float64)
+            if abs(np.linalg.det(m)) > 0.5 and abs(float(v1 @ v2)) < 0.3:
+                t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+                corner, d1, d2 = (p1 + t[0] * v1).astype(np.float32), -v1, v2
+        out.append((corner, -d1, d2))
+    return out
+
+
+def _sides_seen(q: np.ndarray, other: np.ndarray, inner: np.ndarray, edges: np.ndarray, off: np.ndarray) -> float:
+    """Share of the points along a card's sides (corners left out) that are seen as a side should be: not inside
+    the region (``inner``: the region eroded, so its outline counts as seen), on an edge, or under ``other``."""
+    t = np.linspace(0.1, 0.9, 16)[:, None]
+    pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * t for i in range(4)]) - off
+    p = np.round(pts).astype(int)
+    h, w = inner.shape
+    ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+    p = p[ok]
+    seen = (inner[p[:, 1], p[:, 0]] == 0) | (edges[p[:, 1], p[:, 0]] > 0) | (other[p[:, 1], p[:, 0]] > 0)
+    return float(seen.sum() + (~ok).sum()) / len(ok)
+
+
+def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
+    """Two overlapping cards from the outline of the region they make together, or nothing.
+
+    Every card of a deck has one size (``card``: short and long side in pixels, from the cards found whole): each
+    right-angled corner of the outline, with the two directions of its sides, gives a card in two ways (short side
+    along one or the other); those lying inside the region are kept, and the two that together cover it are the
+    cards. The card on top is the one whose sides show as edges across the other card (the covered card's sides
+    are hidden there); it comes back whole, the other with ``whole`` its visible share (< 0.9)."""
+    short, long = card
+    x, y, w, h = cv2.boundingRect(c)
+    pad = int(0.3 * long)
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + w + pad, edges_dil.shape[1]), min(y + h + pad, edges_dil.shape[0])
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(region, [c - [x0, y0]], -1, 1, -1)
+    n_region = int(region.sum())
+    off = np.array([x0, y0], np.float32)
+    corners = _outline_corners(c, short)
+    inner = cv2.erode(region, np.ones((7, 7), np.uint8))
+    e_roi = edges_dil[y0:y1, x0:x1]
+    best, best_fit = None, 0.0
+    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
+    for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
+        hyps: list[tuple[float, np.ndarray, np.ndarray]] = []
+        for corner, d1, d2 in corners:
+            for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
+                q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
+                m = np.zeros_like(region)
+                cv2.fillConvexPoly(m, np.round(q - off).astype(np.int32), 1)
+                nq = int(m.sum())
+                inside = float((m & region).sum()) / max(nq, 1)
+                if inside < 0.88:
+                    continue
+                if any(_iou(q, o) > 0.6 for _, o, _ in hyps):
+                    continue
+                hyps.append((inside, q, m))
+        for i in range(len(hyps)):
+            for j in range(i + 1, len(hyps)):
+                a, b = hyps[i], hyps[j]
+                if _iou(a[1], b[1]) > 0.5:
+                    continue
+                both = a[2] | b[2]
+                inter = float((both & region).sum())
+                fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
+                # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
+                fit *= min(_sides_seen(a[1], b[2], inner, e_roi, off), _sides_seen(b[1], a[2], inner, e_roi, off))
+                if fit > best_fit:
+                    best, best_fit = (a, b), fit
+    if best is None or best_fit < 0.85:
+        return []
+
+    def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
+        """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
+        pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * np.linspace(0.08, 0.92, 40)[:, None] for i in range(4)])
+        shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
+        inn = [cv2.pointPolygonTest(shrunk.reshape(-1, 1, 2), (float(px), float(py)), False) > 0 for px, py in pts]
+        p = np.round(pts[np.array(inn, bool)]).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
+        p = p[ok]
+        return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean()) if len(p) >= 8 else 0.0
+
+    (_, qa, ma), (_, qb, mb) = best
+    sa, sb = hidden_support(qa, qb), hidden_support(qb, qa)
+    if abs(sa - sb) < 0.15:  # neither shows itself on top: which card is whole is not known
+        return []
+    top, under, mu = (qa, qb, mb) if sa > sb else (qb, qa, ma)
+    mt = np.zeros_like(region)
+    cv2.fillConvexPoly(mt, np.round(top - off).astype(np.int32), 1)
+    seen = float((mu & (1 - mt)).sum()) / max(int(mu.sum()), 1)
+    return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -459,12 +682,15 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     # three views of the same cards: pale regions cut by edges (a card on another), pale blobs (a card alone),
     # and closed edge loops (a card whose face is mostly picture, on top of a pile)
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
+    unions: list[np.ndarray] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
+            if any_surface and grow:
+                unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
             q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
@@ -477,7 +703,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre)
+        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -502,12 +728,58 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
     cands = _drop_parts_of_cards(cands)
-    cands.sort(key=lambda t: -t[0])
-    out: list[Quad] = []
-    for _, q in cands:
-        if all(_iou(q.pts, o.pts) < 0.5 for o in out):
-            out.append(q)
+    out = _best_apart(cands)
+    if any_surface and out:
+        pale = card_paleness(frame)
+        out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
+        if unions:
+            out = _best_apart(_split_unions(out, unions, edges, pale))
+    return [q for _, q in out]
+
+
+def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """The best-scored outlines, each overlapping none better than it by more than half (IoU)."""
+    out: list[tuple[float, Quad]] = []
+    for k, q in sorted(cands, key=lambda t: -t[0]):
+        if all(_iou(q.pts, o.pts) < 0.5 for _, o in out):
+            out.append((k, q))
     return out
+
+
+def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
+                  edges_dil: np.ndarray, pale: np.ndarray) -> list[tuple[float, Quad]]:
+    """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
+    cards' area), and without the outlines that took such a pair for one card."""
+    sure = [q.pts for _, q in cands if q.whole >= 0.98]
+    if not sure:
+        return cands  # no card seen whole: its size on this table is not known
+    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
+                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
+    centres = np.array([p.mean(axis=0) for p in sure])
+    done: list[tuple[float, float, float]] = []
+    for c in unions:
+        a = cv2.contourArea(c)
+        (cx, cy), _, _ = cv2.minAreaRect(c)
+        # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
+        # one side of the table to the other (the view is never quite square-on)
+        short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
+        area = short * long
+        if not 1.15 * area < a < 2.4 * area:
+            continue
+        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
+            continue  # the same pair seen by another view
+        if cv2.contourArea(cv2.convexHull(c)) > 1.43 * a:
+            continue
+        done.append((cx, cy, a))
+        pair = split_pair(c, (short, long), edges_dil)
+        if not pair:
+            continue
+        # an outline over both cards (the pair taken for one card) gives way to them
+        cands = [(k, q) for k, q in cands
+                 if not (cv2.contourArea(q.pts) > 1.25 * area and all(
+                     cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
+        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(snap_to_edges(pale, p.pts), p.whole)) for p in pair]
+    return cands
 
 
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
