@@ -86,17 +86,18 @@ def card_mask(frame: np.ndarray) -> np.ndarray:
 
 
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
-    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
-    a = np.array([[vx1, -vx2], [vy1, -vy2]])
-    if abs(np.linalg.det(a)) < 1e-6:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = (map(float, v) for v in (l1, l2))
+    det = vx2 * vy1 - vx1 * vy2  # of [[vx1, -vx2], [vy1, -vy2]], solved by Cramer's rule (a hot path)
+    if abs(det) < 1e-6:
         return None
-    t = np.linalg.solve(a, np.array([x2 - x1, y2 - y1]))
-    return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
+    t = (vx2 * (y2 - y1) - vy2 * (x2 - x1)) / det
+    return np.array([x1 + t * vx1, y1 + t * vy1])
 
 
-def fit_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners of a rounded rectangle seen in perspective: fit a line to each side and intersect them."""
-    hull = cv2.convexHull(contour)
+def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
+    """Four corners of a rounded rectangle seen in perspective: fit a line to each side and intersect them
+    (``hull``: the contour's convex hull, when the caller has it)."""
+    hull = cv2.convexHull(contour) if hull is None else hull
     # the smallest-extra-area quad around the hull: its sides extend the card's straight edges past the rounding
     a = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
     if a is None or a.size != 8:
@@ -189,12 +190,13 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
-    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    hull = cv2.convexHull(c)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
     short, long = min(rw, rh), max(rw, rh)
     low = 1.05 if centre is None else 1.0
     if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
         return None
-    quad = fit_quad(c)
+    quad = fit_quad(c, hull)
     if quad is None:
         return None
     quad = _orient(quad)
@@ -213,19 +215,17 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
-    pts = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
-    dense = []
-    for i in range(len(pts)):
-        p, q = pts[i], pts[(i + 1) % len(pts)]
-        k = max(1, int(np.linalg.norm(q - p) / 2))
-        dense.append(p + (q - p) * np.arange(k)[:, None] / k)
-    dense_pts = np.concatenate(dense)[::2]
-    dist = np.full(len(dense_pts), np.inf, np.float32)
-    for i in range(4):
-        p, q = quad[i], quad[(i + 1) % 4]
-        d = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
-        rel = dense_pts - p
-        dist = np.minimum(dist, np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    # the hull walked in steps of about 2 px (every other one kept), as one array: edge i gives k_i points
+    step = np.roll(pts, -1, axis=0) - pts
+    ks = np.maximum(1, (np.linalg.norm(step, axis=1) / 2).astype(int))
+    idx = np.repeat(np.arange(len(pts)), ks)
+    frac = (np.arange(len(idx)) - np.repeat(np.cumsum(ks) - ks, ks)) / np.repeat(ks, ks)
+    dense_pts = (pts[idx] + step[idx] * frac[:, None].astype(np.float32))[::2]
+    nxt = np.roll(quad, -1, axis=0)
+    dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
+    rel = dense_pts[:, None, :] - quad[None, :, :]
+    dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
     # bows straight edges by more than 3.5 px over a few hundred)
     agree = float((dist < max(3.5, 0.012 * short)).mean())
@@ -279,20 +279,21 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
 
 def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> np.ndarray | None:
     (a1, o1), (a2, o2) = l1, l2
-    m = np.array([[-np.sin(a1), np.cos(a1)], [-np.sin(a2), np.cos(a2)]])
-    if abs(np.linalg.det(m)) < 0.2:
+    # -sin(a) x + cos(a) y = o for both lines, solved by Cramer's rule (called for every pair of pairs of lines)
+    s1, c1, s2, c2 = -np.sin(a1), np.cos(a1), -np.sin(a2), np.cos(a2)
+    det = s1 * c2 - c1 * s2
+    if abs(det) < 0.2:
         return None
-    return np.linalg.solve(m, np.array([o1, o2]))
+    return np.array([(o1 * c2 - c1 * o2) / det, (s1 * o2 - o1 * s2) / det])
+
+
+_SIDE_T = np.linspace(0.12, 0.88, 24)
 
 
 def _side_support(edges_dil: np.ndarray, quad: np.ndarray) -> float:
     """Share of points along the four sides (corners left out) that lie on an edge."""
-    pts = []
-    for i in range(4):
-        p, q = quad[i], quad[(i + 1) % 4]
-        t = np.linspace(0.12, 0.88, 24)[:, None]
-        pts.append(p + (q - p) * t)
-    p = np.round(np.concatenate(pts)).astype(int)
+    nxt = np.roll(quad, -1, axis=0)
+    p = np.round((quad[:, None, :] + (nxt - quad)[:, None, :] * _SIDE_T[None, :, None]).reshape(-1, 2)).astype(int)
     h, w = edges_dil.shape
     ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
     if not ok.all():
@@ -394,7 +395,8 @@ def _size_bonus(quad: np.ndarray) -> float:
 
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
                        centre: tuple[float, float] | None = None,
-                       unions: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+                       unions: list[np.ndarray] | None = None,
+                       edge_maps: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -403,7 +405,7 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     whose outline fits a card-shaped quad is a candidate, kept when the band inside its edge is plain and differs
     from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
     lies are not fitted again. Regions nearly convex enough to be two overlapping cards are added to ``unions``
-    (for ``split_pair``, once the card's size is known).
+    (for ``split_pair``, once the card's size is known), and its (dilated) edge maps to ``edge_maps``.
     """
     known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
@@ -411,6 +413,8 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     min_area = min_side * min_side * 1.3
     for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
+        if edge_maps is not None:
+            edge_maps.append(e)
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 4 * min_side:
@@ -492,8 +496,10 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
         tt, yy = ts[ok], pos[ok]
-        b1, a1 = np.polyfit(tt, yy, 1) if len(tt) >= 3 else (0.0, float(yy.mean()))
-        lines.append((p, d, n, float(a1), float(b1)))
+        tc = tt - tt.mean()
+        b1 = float((tc * (yy - yy.mean())).sum() / max(float((tc * tc).sum()), 1e-6))
+        a1 = float(yy.mean()) - b1 * float(tt.mean())
+        lines.append((p, d, n, a1, b1))
     # each side as a point and direction, the corners as the meets of neighbouring sides
     sides = []
     for p, d, n, a1, b1 in lines:
@@ -570,11 +576,12 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     return out
 
 
-def _sides_seen(q: np.ndarray, other: np.ndarray, inner: np.ndarray, edges: np.ndarray, off: np.ndarray) -> float:
+def _sides_seen(q: np.ndarray, other: np.ndarray, inner: np.ndarray, edges: np.ndarray, off: np.ndarray,
+                f: float) -> float:
     """Share of the points along a card's sides (corners left out) that are seen as a side should be: not inside
     the region (``inner``: the region eroded, so its outline counts as seen), on an edge, or under ``other``."""
     t = np.linspace(0.1, 0.9, 16)[:, None]
-    pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * t for i in range(4)]) - off
+    pts = (np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * t for i in range(4)]) - off) * f
     p = np.round(pts).astype(int)
     h, w = inner.shape
     ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
@@ -596,13 +603,17 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     pad = int(0.3 * long)
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
     x1, y1 = min(x + w + pad, edges_dil.shape[1]), min(y + h + pad, edges_dil.shape[0])
-    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(region, [c - [x0, y0]], -1, 1, -1)
-    n_region = int(region.sum())
+    # the areas are compared on a grid of about 40 cells across a card: as exact as needed, and the pairs of
+    # hypotheses are many
+    f = min(1.0, 40.0 / short)
+    region = np.zeros((int((y1 - y0) * f) + 1, int((x1 - x0) * f) + 1), np.uint8)
     off = np.array([x0, y0], np.float32)
+    cv2.drawContours(region, [np.round((c.reshape(-1, 2) - off) * f).astype(np.int32)], -1, 1, -1)
+    n_region = int(region.sum())
     corners = _outline_corners(c, short)
-    inner = cv2.erode(region, np.ones((7, 7), np.uint8))
-    e_roi = edges_dil[y0:y1, x0:x1]
+    inner = cv2.erode(region, np.ones((3, 3) if f < 0.6 else (5, 5), np.uint8))
+    e_roi = (cv2.resize(edges_dil[y0:y1, x0:x1], (region.shape[1], region.shape[0]), interpolation=cv2.INTER_AREA)
+             > 40).astype(np.uint8)
     best, best_fit = None, 0.0
     # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
     for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
@@ -611,7 +622,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
             for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
                 q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
                 m = np.zeros_like(region)
-                cv2.fillConvexPoly(m, np.round(q - off).astype(np.int32), 1)
+                cv2.fillConvexPoly(m, np.round((q - off) * f).astype(np.int32), 1)
                 nq = int(m.sum())
                 inside = float((m & region).sum()) / max(nq, 1)
                 if inside < 0.88:
@@ -627,8 +638,10 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                 both = a[2] | b[2]
                 inter = float((both & region).sum())
                 fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
+                if fit <= best_fit:
+                    continue
                 # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
-                fit *= min(_sides_seen(a[1], b[2], inner, e_roi, off), _sides_seen(b[1], a[2], inner, e_roi, off))
+                fit *= min(_sides_seen(a[1], b[2], inner, e_roi, off, f), _sides_seen(b[1], a[2], inner, e_roi, off, f))
                 if fit > best_fit:
                     best, best_fit = (a, b), fit
     if best is None or best_fit < 0.85:
@@ -646,12 +659,12 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
 
     (_, qa, ma), (_, qb, mb) = best
     sa, sb = hidden_support(qa, qb), hidden_support(qb, qa)
-    if abs(sa - sb) < 0.15:  # neither shows itself on top: which card is whole is not known
-        return []
-    top, under, mu = (qa, qb, mb) if sa > sb else (qb, qa, ma)
-    mt = np.zeros_like(region)
-    cv2.fillConvexPoly(mt, np.round(top - off).astype(np.int32), 1)
+    top, under, mt, mu = (qa, qb, ma, mb) if sa > sb else (qb, qa, mb, ma)
     seen = float((mu & (1 - mt)).sum()) / max(int(mu.sum()), 1)
+    if abs(sa - sb) < 0.15:
+        # neither shows itself on top: both cards are there, but which one is whole is not known
+        seen_t = float((mt & (1 - mu)).sum()) / max(int(mt.sum()), 1)
+        return [Quad(_orient(top), min(0.7, seen_t)), Quad(_orient(under), min(0.7, seen))]
     return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
 
 
@@ -683,6 +696,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     # and closed edge loops (a card whose face is mostly picture, on top of a pile)
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
     unions: list[np.ndarray] = []
+    edge_maps: list[np.ndarray] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
@@ -703,7 +717,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions)
+        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
+                                    edge_maps)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -733,7 +748,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         pale = card_paleness(frame)
         out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
         if unions:
-            out = _best_apart(_split_unions(out, unions, edges, pale))
+            # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
+            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale))
     return [q for _, q in out]
 
 
@@ -770,9 +786,15 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue  # the same pair seen by another view
         if cv2.contourArea(cv2.convexHull(c)) > 1.43 * a:
             continue
+        x, y, w, h = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
+            continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
         pair = split_pair(c, (short, long), edges_dil)
-        if not pair:
+        # a card seen whole inside the region must be one of the two (else the region is something else: a photo
+        # or a box the size of two cards, with one card on it)
+        if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
+                           and max(_iou(q, p.pts) for p in pair) < 0.5 for q in sure):
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
         cands = [(k, q) for k, q in cands
