@@ -576,20 +576,6 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     return out
 
 
-def _sides_seen(q: np.ndarray, other: np.ndarray, inner: np.ndarray, edges: np.ndarray, off: np.ndarray,
-                f: float) -> float:
-    """Share of the points along a card's sides (corners left out) that are seen as a side should be: not inside
-    the region (``inner``: the region eroded, so its outline counts as seen), on an edge, or under ``other``."""
-    t = np.linspace(0.1, 0.9, 16)[:, None]
-    pts = (np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * t for i in range(4)]) - off) * f
-    p = np.round(pts).astype(int)
-    h, w = inner.shape
-    ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
-    p = p[ok]
-    seen = (inner[p[:, 1], p[:, 0]] == 0) | (edges[p[:, 1], p[:, 0]] > 0) | (other[p[:, 1], p[:, 0]] > 0)
-    return float(seen.sum() + (~ok).sum()) / len(ok)
-
-
 def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
     """Two overlapping cards from the outline of the region they make together, or nothing.
 
@@ -611,39 +597,57 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     cv2.drawContours(region, [np.round((c.reshape(-1, 2) - off) * f).astype(np.int32)], -1, 1, -1)
     n_region = int(region.sum())
     corners = _outline_corners(c, short)
+    if len(corners) < 2:
+        return []  # two cards show at least two of their corners on the outline
     inner = cv2.erode(region, np.ones((3, 3) if f < 0.6 else (5, 5), np.uint8))
     e_roi = (cv2.resize(edges_dil[y0:y1, x0:x1], (region.shape[1], region.shape[0]), interpolation=cv2.INTER_AREA)
              > 40).astype(np.uint8)
+    reg = region.astype(bool)
+    # each side's points seen without the other card: off the region's inside (its outline) or on an edge
+    seen_alone = (inner == 0) | (e_roi > 0)
+    h_roi, w_roi = region.shape
+    t_side = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
     best, best_fit = None, 0.0
     # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
     for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
-        hyps: list[tuple[float, np.ndarray, np.ndarray]] = []
+        hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
         for corner, d1, d2 in corners:
             for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
                 q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
-                m = np.zeros_like(region)
-                cv2.fillConvexPoly(m, np.round((q - off) * f).astype(np.int32), 1)
+                mu8 = np.zeros_like(region)
+                cv2.fillConvexPoly(mu8, np.round((q - off) * f).astype(np.int32), 1)
+                m = mu8.astype(bool)
                 nq = int(m.sum())
-                inside = float((m & region).sum()) / max(nq, 1)
-                if inside < 0.88:
+                if nq == 0 or (m & reg).sum() < 0.88 * nq:
                     continue
-                if any(_iou(q, o) > 0.6 for _, o, _ in hyps):
-                    continue
-                hyps.append((inside, q, m))
+                if any((m & o[1]).sum() > 0.6 * (nq + o[2] - (m & o[1]).sum()) for o in hyps):
+                    continue  # (IoU > 0.6 with one already there)
+                sp = (np.concatenate([q[k] + (q[(k + 1) % 4] - q[k]) * t_side for k in range(4)]) - off) * f
+                sp = np.round(sp).astype(int)
+                ok = (sp[:, 0] >= 0) & (sp[:, 0] < w_roi) & (sp[:, 1] >= 0) & (sp[:, 1] < h_roi)
+                base = np.ones(len(sp), bool)
+                base[ok] = seen_alone[sp[ok, 1], sp[ok, 0]]
+                hyps.append((q, m, nq, sp, ok, base))
         for i in range(len(hyps)):
+            qa_, ma_, na_, spa, oka, basea = hyps[i]
             for j in range(i + 1, len(hyps)):
-                a, b = hyps[i], hyps[j]
-                if _iou(a[1], b[1]) > 0.5:
-                    continue
-                both = a[2] | b[2]
-                inter = float((both & region).sum())
+                qb_, mb_, nb_, spb, okb, baseb = hyps[j]
+                inter_ab = int((ma_ & mb_).sum())
+                if inter_ab > 0.5 * (na_ + nb_ - inter_ab):
+                    continue  # the same card twice, not two
+                both = ma_ | mb_
+                inter = float((both & reg).sum())
                 fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
                 if fit <= best_fit:
                     continue
                 # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
-                fit *= min(_sides_seen(a[1], b[2], inner, e_roi, off, f), _sides_seen(b[1], a[2], inner, e_roi, off, f))
+                sa_ = basea.copy()
+                sa_[oka] |= mb_[spa[oka, 1], spa[oka, 0]]
+                sb_ = baseb.copy()
+                sb_[okb] |= ma_[spb[okb, 1], spb[okb, 0]]
+                fit *= min(float(sa_.mean()), float(sb_.mean()))
                 if fit > best_fit:
-                    best, best_fit = (a, b), fit
+                    best, best_fit = ((qa_, ma_.astype(np.uint8)), (qb_, mb_.astype(np.uint8))), fit
     if best is None or best_fit < 0.85:
         return []
 
@@ -657,7 +661,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
         p = p[ok]
         return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean()) if len(p) >= 8 else 0.0
 
-    (_, qa, ma), (_, qb, mb) = best
+    (qa, ma), (qb, mb) = best
     sa, sb = hidden_support(qa, qb), hidden_support(qb, qa)
     top, under, mt, mu = (qa, qb, ma, mb) if sa > sb else (qb, qa, mb, ma)
     seen = float((mu & (1 - mt)).sum()) / max(int(mu.sum()), 1)
