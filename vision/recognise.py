@@ -722,14 +722,22 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
     unions: list[np.ndarray] = []
     edge_maps: list[np.ndarray] = []
+    fitted: list[np.ndarray] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
-            if any_surface and grow:
-                unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
+            if any_surface:
+                if grow:
+                    unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
+                # a region another view already outlined (within 2 px) gives the same card: on an unknown surface
+                # every outline is snapped to the card's edges at the end, so it need not be fitted twice
+                box = np.array(cv2.boundingRect(c))
+                if any(np.abs(box - b).max() <= 2 for b in fitted):
+                    continue
+                fitted.append(box)
             q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
@@ -767,6 +775,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         cands = [(k, q) for k, q in cands
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
+    if any_surface:
+        # an outline with a side along the frame's edge is a pale table or a card cut by the frame, never a whole
+        # card (and, taken for one, it would swallow the cards inside it as its parts)
+        cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0])]
     cands = _drop_parts_of_cards(cands)
     out = _best_apart(cands)
     if any_surface and out:
@@ -776,6 +788,13 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale))
     return [q for _, q in out]
+
+
+def _along_border(quad: np.ndarray, w: int, h: int, tol: float = 4.0) -> bool:
+    """Whether a side of the quad lies along the frame's edge (both its ends within ``tol`` pixels of it)."""
+    near = [np.abs(quad[:, 0]) <= tol, np.abs(quad[:, 0] - (w - 1)) <= tol,
+            np.abs(quad[:, 1]) <= tol, np.abs(quad[:, 1] - (h - 1)) <= tol]
+    return any(bool((n & np.roll(n, -1)).any()) for n in near)
 
 
 def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
@@ -798,8 +817,12 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                               np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
     centres = np.array([p.mean(axis=0) for p in sure])
     done: list[tuple[float, float, float]] = []
+    areas = sides[:, 0] * sides[:, 1]
+    lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
     for c in unions:
         a = cv2.contourArea(c)
+        if not lo < a < hi:
+            continue  # (most regions: far from two cards' area whatever the card)
         (cx, cy), _, _ = cv2.minAreaRect(c)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
