@@ -144,8 +144,17 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
     s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
     if s01 > s12:
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
+
+
+def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
+    """(a x b) . c of three 3-vectors (``np.cross`` costs more than the rest of ``plane_aspect``)."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (map(float, v) for v in (a, b, c))
+    return (a1 * b2 - a2 * b1) * c0 + (a2 * b0 - a0 * b2) * c1 + (a0 * b1 - a1 * b0) * c2
+
+
+_NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's neighbour (np.roll costs more)
 
 
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
@@ -155,12 +164,12 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
     view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
     camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
     m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
-    den2 = float(np.cross(m2, m4) @ m3)
-    den3 = float(np.cross(m3, m4) @ m2)
+    den2 = _triple(m2, m4, m3)
+    den3 = _triple(m3, m4, m2)
     if abs(den2) < 1e-9 or abs(den3) < 1e-9:
         return None
-    k2 = float(np.cross(m1, m4) @ m3) / den2
-    k3 = float(np.cross(m1, m4) @ m2) / den3
+    k2 = _triple(m1, m4, m3) / den2
+    k3 = _triple(m1, m4, m2) / den3
     n2 = k2 * m2 - m1
     n3 = k3 * m3 - m1
     u0, v0 = centre
@@ -209,7 +218,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
         # does not give it
         ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
         if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
-            quad = np.roll(quad, -1, axis=0)
+            quad = quad[_NEXT]
             ratio = 1 / ratio
         if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
             return None
@@ -224,7 +233,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     idx = np.repeat(np.arange(len(pts)), ks)
     frac = (np.arange(len(idx)) - np.repeat(np.cumsum(ks) - ks, ks)) / np.repeat(ks, ks)
     dense_pts = (pts[idx] + step[idx] * frac[:, None].astype(np.float32))[::2]
-    nxt = np.roll(quad, -1, axis=0)
+    nxt = quad[_NEXT]
     dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
     rel = dense_pts[:, None, :] - quad[None, :, :]
     dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
@@ -294,7 +303,7 @@ _SIDE_T = np.linspace(0.12, 0.88, 24)
 
 def _side_support(edges_dil: np.ndarray, quad: np.ndarray) -> float:
     """Share of points along the four sides (corners left out) that lie on an edge."""
-    nxt = np.roll(quad, -1, axis=0)
+    nxt = quad[_NEXT]
     p = np.round((quad[:, None, :] + (nxt - quad)[:, None, :] * _SIDE_T[None, :, None]).reshape(-1, 2)).astype(int)
     h, w = edges_dil.shape
     ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
@@ -486,32 +495,35 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     reach = max(5.0, 0.1 * short)
     offs = np.arange(-reach, max(4.0, 0.06 * short) + 0.01, 0.5, dtype=np.float32)
     ts = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
+    nxt = q[_NEXT]
+    dirs = (nxt - q) / np.maximum(np.linalg.norm(nxt - q, axis=1), 1e-6)[:, None]
+    norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
+    base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
+    grid = base[:, :, None, :] + offs[None, None, :, None] * norms[:, None, None, :]  # (4, T, M, 2)
+    grid = grid.reshape(4 * len(ts), len(offs), 2).astype(np.float32)
+    prof = cv2.remap(pale, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    prof = cv2.GaussianBlur(prof, (3, 1), 0)
+    der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
+    rows = np.arange(len(der))
+    k = der.argmin(axis=1)
+    drop = -der[rows, k]
+    # subpixel: a parabola through the steepest step and its neighbours
+    km = np.clip(k, 1, der.shape[1] - 2)
+    a, b, c = (der[rows, km + j] for j in (-1, 0, 1))
+    den = a - 2 * b + c
+    sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
+    pos_all = (offs[1:-1][km] + 0.5 * np.clip(sub, -1, 1)).reshape(4, len(ts))
+    ok_all = ((drop > 12) & (k > 0) & (k < der.shape[1] - 1)).reshape(4, len(ts))  # a clear step, not at an end
     lines = []
     for i in range(4):
-        p, e = q[i], q[(i + 1) % 4]
-        length = float(np.linalg.norm(e - p))
-        d = (e - p) / max(length, 1e-6)
-        n = np.array([d[1], -d[0]], np.float32)
-        if float(n @ (p - cen)) < 0:
-            n = -n
-        base = p[None, :] + ts[:, None] * (e - p)[None, :]
-        grid = base[:, None, :] + offs[None, :, None] * n[None, None, :]
-        prof = cv2.remap(pale, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        prof = cv2.GaussianBlur(prof, (3, 1), 0)
-        der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
-        k = der.argmin(axis=1)
-        drop = -der[np.arange(len(ts)), k]
-        # subpixel: a parabola through the steepest step and its neighbours
-        km = np.clip(k, 1, der.shape[1] - 2)
-        a, b, c = (der[np.arange(len(ts)), km + j] for j in (-1, 0, 1))
-        den = a - 2 * b + c
-        sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
-        pos = offs[1:-1][km] + 0.5 * np.clip(sub, -1, 1)
-        ok = (drop > 12) & (k > 0) & (k < der.shape[1] - 1)  # a clear step, not at the end of the search
+        p, d, n = q[i], dirs[i], norms[i]
+        pos, ok = pos_all[i], ok_all[i]
         if ok.sum() >= 0.5 * len(ts):
             med = float(np.median(pos[ok]))
-            ok &= np.abs(pos - med) < 1.0
+            ok = ok & (np.abs(pos - med) < 1.0)
         if ok.sum() < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
@@ -722,7 +734,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
     unions: list[np.ndarray] = []
     edge_maps: list[np.ndarray] = []
-    fitted: list[np.ndarray] = []
+    fitted: list[tuple[int, int, int, int]] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
@@ -734,8 +746,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                     unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
                 # a region another view already outlined (within 2 px) gives the same card: on an unknown surface
                 # every outline is snapped to the card's edges at the end, so it need not be fitted twice
-                box = np.array(cv2.boundingRect(c))
-                if any(np.abs(box - b).max() <= 2 for b in fitted):
+                box = cv2.boundingRect(c)
+                if fitted and bool((np.abs(np.array(fitted) - box).max(axis=1) <= 2).any()):
                     continue
                 fitted.append(box)
             q = _quad_from_contour(c, min_side, centre)
@@ -795,7 +807,7 @@ def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float =
     past it)."""
     # (on it or beyond it: an outline pushed out to make up for its edges may reach past the frame)
     near = [quad[:, 0] <= tol, quad[:, 0] >= w - 1 - tol, quad[:, 1] <= tol, quad[:, 1] >= h - 1 - tol]
-    return sum(bool((n & np.roll(n, -1)).any()) for n in near) >= sides
+    return sum(bool((n & n[_NEXT]).any()) for n in near) >= sides
 
 
 def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
