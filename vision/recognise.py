@@ -681,7 +681,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                 fit *= min(float(sa_.mean()), float(sb_.mean()))
                 if fit > best_fit:
                     best, best_fit = ((qa_, ma_.astype(np.uint8)), (qb_, mb_.astype(np.uint8))), fit
-    if best is None or best_fit < 0.8:
+    if best is None or best_fit < 0.85:
         return []
 
     def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
