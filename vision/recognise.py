@@ -33,6 +33,10 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
+# how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
+# split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
+# pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
+PAPER_AB = 7.0
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 
 
@@ -266,6 +270,24 @@ def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
     cv2.fillConvexPoly(band, np.round(inner).astype(np.int32), 0)
     n = int(band.sum())
     return float(np.count_nonzero(roi[band > 0])) / n if n else 0.0
+
+
+def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The median Lab colour of the band 2-7 px inside the quad (a face's plain margin)."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    roi = frame[y0:y1, x0:x1]
+    if roi.size == 0:
+        return np.zeros(3, np.float32)
+    cen = quad.mean(axis=0)
+    half = float(np.linalg.norm(quad - cen, axis=1).mean())
+    band = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 2 / half) - [x0, y0]).astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 7 / half) - [x0, y0]).astype(np.int32), 0)
+    px = roi[band > 0]
+    if len(px) == 0:
+        return np.zeros(3, np.float32)
+    return np.median(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
 
 
 def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
@@ -798,7 +820,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
-            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale))
+            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale, frame))
     return [q for _, q in out]
 
 
@@ -820,7 +842,7 @@ def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
 
 
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
-                  edges_dil: np.ndarray, pale: np.ndarray) -> list[tuple[float, Quad]]:
+                  edges_dil: np.ndarray, pale: np.ndarray, frame: np.ndarray) -> list[tuple[float, Quad]]:
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card."""
     sure = [q.pts for _, q in cands if q.whole >= 0.98]
@@ -829,6 +851,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
                               np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
     centres = np.array([p.mean(axis=0) for p in sure])
+    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light)
+    paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
     lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
@@ -856,6 +880,10 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         # or a box the size of two cards, with one card on it)
         if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
                            and max(_iou(q, p.pts) for p in pair) < 0.5 for q in sure):
+            continue
+        # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
+        # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
+        if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
         cands = [(k, q) for k, q in cands
