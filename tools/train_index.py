@@ -37,6 +37,10 @@ TRAIN_DRAWN = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"
 HELD_OUT_DRAWN = ["ornamental", "paris", "tango"]
 TRAIN_THEMES = ["anglo", "anglo_poker", "atlasnye", "dondorf", "guyenne-classic", "orell", "gnomangelo", "tigullio",
                 "neoclassical_4_color", "anglo_bitmap"]
+# themes whose courts and aces carry other letters (D, Д, T, 1): only their number cards are trained on (their digits
+# are other fonts of the standard index); swiss-xvii (Swiss suits) and tango_nuevo (tango's sibling, held out) never
+NUMBER_THEMES = ["ancient_french", "atlasnye_skat", "slavic_costumes", "tarocco"]
+NUMBER_CODES = [r + s for s in "SHDC" for r in "23456789T"]
 TUNE_THEMES = ["gnomangelo_bitmap", "berlin"]  # thresholds are chosen on these (never trained on)
 HELD_OUT_THEMES = ["anglo_modern_4_color", "rheinland", "lattmann"]  # measured on, never trained or tuned on
 THEME_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "cardref", "aisleriot")
@@ -75,7 +79,8 @@ def photo_deck(folder: str) -> dict[str, np.ndarray]:
     return out
 
 
-def load_sources(decks_root: str, photos_root: str | None, themes: list[str], drawn: list[str]) -> list[dict]:
+def load_sources(decks_root: str, photos_root: str | None, themes: list[str], drawn: list[str],
+                 number_themes: list[str] | None = None) -> list[dict]:
     """Card sources: name, code -> image, and the largest card width a view of it may have."""
     from vision import deck as decklib
 
@@ -84,6 +89,9 @@ def load_sources(decks_root: str, photos_root: str | None, themes: list[str], dr
         sources.append({"name": d, "images": decklib.load_deck(os.path.join(decks_root, d)), "max_w": 300})
     for t in themes:
         sources.append({"name": t, "images": decklib.load_deck(theme_deck(t)), "max_w": 300})
+    for t in number_themes or []:
+        images = decklib.load_deck(theme_deck(t))
+        sources.append({"name": t, "images": {c: images[c] for c in NUMBER_CODES if c in images}, "max_w": 300})
     if photos_root:
         tpl = os.path.join(photos_root, "desk", "template")
         if os.path.isdir(tpl):
@@ -181,6 +189,18 @@ def found_card(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> n
     return rc.rectify_for_reading(img, q.astype(np.float32))
 
 
+def _stroke(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Now and then the ink made bolder or thinner (a min or max filter a few pixels wide at the source's size): the
+    designs differ in the weight of their index fonts (the development photos' deck: thin strokes the drawn and
+    aisleriot designs do not have), and the network should read the shape whatever the weight."""
+    u = rng.random()
+    if u < 0.6:
+        return img
+    k = max(2, int(round(rng.uniform(0.6, 1.6) * img.shape[1] / 160)))
+    kernel = np.ones((k, k), np.uint8)
+    return cv2.erode(img, kernel) if u < 0.8 else cv2.dilate(img, kernel)
+
+
 def _labels(code: str) -> tuple[int, int]:
     return ix.RANKS.index(code[0]), ix.SUITS.index(code[1])
 
@@ -204,7 +224,7 @@ def samples_of(job: tuple[dict, list[str], int, int]) -> tuple[np.ndarray, np.nd
         is_card = code in CODES
         for _ in range(views):
             width = float(np.exp(rng.uniform(np.log(55), np.log(max_w))))
-            img, quad = camera_view(_recolour(images[code], rng), rng, width)
+            img, quad = camera_view(_stroke(_recolour(images[code], rng), rng), rng, width)
             card = found_card(img, quad, rng)
             inp = ix.both_corners(card)[:, 0]
             lab = _labels(code) if is_card else NONE
@@ -229,6 +249,96 @@ def samples_of(job: tuple[dict, list[str], int, int]) -> tuple[np.ndarray, np.nd
             ss.append(NONE[1])
     return (np.array(xs, np.float32).reshape(-1, ix.INPUT_H, ix.INPUT_W), np.array(rs, np.int64),
             np.array(ss, np.int64))
+
+
+# ---------------------------------------------------------------- real photographs (rank only)
+
+IGNORE = -100  # a label the loss skips: the boxes photos name a card's rank, not its suit
+BOXES_TRAIN = os.path.join("boxes", "train")  # trained on; boxes/test stays held out for the benchmark
+
+
+def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
+    """(photo path, quad in the photo's pixels, rank) of each labelled card of a Pascal VOC folder that the product's
+    finder finds whole: an outline whose bounding box overlaps the card's labelled box at IoU >= 0.5. The corners
+    the network then learns from are cut as the product cuts them, from the outlines the product finds."""
+    from tools import photo_bench as pb
+
+    out = []
+    for photo in pb.from_voc(folder, "train").photos:
+        img, scale = pb.load_photo(photo.path, 1920)
+        s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
+        small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes or []]
+        for q in rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2)):
+            if q.whole < 0.9:
+                continue
+            pts = q.pts / s
+            bb = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+            iou, i = max(((pb._box_iou(bb, b), i) for i, b in enumerate(boxes)), default=(0.0, -1))
+            if iou >= 0.5 and photo.boxes is not None:
+                out.append((photo.path, (pts / scale).astype(np.float32), photo.boxes[i][4]))
+    return out
+
+
+def photo_view(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Another camera's view of a photographed card: the photo shrunk (not below a card 55 px wide), its light and
+    colours changed, perhaps its channels swapped, blurred, noised and saved as JPEG again."""
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    f = float(np.exp(rng.uniform(np.log(min(1.0, 55 / max(side, 1.0))), 0.0)))
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0) - 0.2 * side), 0).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 0.2 * side).astype(int)
+    crop = img[y0:y1, x0:x1]
+    q = (quad - [x0, y0]) * f
+    if f < 1.0:
+        crop = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    out = _recolour(crop, rng).astype(np.float32)
+    out = out * rng.uniform(0.7, 1.15) * rng.uniform(0.9, 1.1, 3).astype(np.float32) + rng.uniform(-20, 20)
+    blur = rng.uniform(0, 1.2)
+    if blur > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    noise = np.empty(out.shape, np.float32)
+    cv2.randn(noise, 0, float(rng.uniform(0, 6)))
+    out = np.clip(out + noise, 0, 255).astype(np.uint8)
+    jpeg = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))]
+    out = cv2.imdecode(cv2.imencode(".jpg", out, jpeg)[1], cv2.IMREAD_COLOR)
+    return out, q.astype(np.float32)
+
+
+def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) -> tuple[np.ndarray, np.ndarray,
+                                                                                          np.ndarray]:
+    """Inputs and labels (rank, suit ignored) of ``views`` views of each photographed card of a job."""
+    cards, views, seed = job
+    rng = np.random.default_rng(seed)
+    cv2.setRNGSeed(seed % (2**31))
+    xs: list[np.ndarray] = []
+    rs: list[int] = []
+    cache: dict[str, np.ndarray] = {}
+    for path, quad, rank in cards:
+        if path not in cache:
+            from tools import photo_bench as pb
+
+            cache = {path: pb.load_photo(path, 1920)[0]}  # a job's cards come photo by photo
+        for _ in range(views):
+            img, q = photo_view(cache[path], quad, rng)
+            for x in ix.both_corners(found_card(img, q, rng))[:, 0]:
+                xs.append(x)
+                rs.append(ix.RANKS.index(rank))
+    n = len(xs)
+    return (np.array(xs, np.float32).reshape(-1, ix.INPUT_H, ix.INPUT_W), np.array(rs, np.int64),
+            np.full(n, IGNORE, np.int64))
+
+
+def make_photo_data(cards: list[tuple[str, np.ndarray, str]], views: int, seed: int, workers: int = 2
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``photo_samples_of`` over all the photographed cards, in fixed chunks (deterministic for any worker count)."""
+    jobs = [(cards[i : i + 40], views, seed * 100_003 + 7_777 + i) for i in range(0, len(cards), 40)]
+    if not jobs:
+        z = np.zeros((0, ix.INPUT_H, ix.INPUT_W), np.float32)
+        return z, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    with Pool(workers) as pool:
+        out = pool.map(photo_samples_of, jobs)
+    return (np.concatenate([o[0] for o in out]), np.concatenate([o[1] for o in out]),
+            np.concatenate([o[2] for o in out]))
 
 
 def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
@@ -299,7 +409,7 @@ def train(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int,
     bs = 256
     steps = epochs * ((n + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    lossf = nn.CrossEntropyLoss(label_smoothing=0.02)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.02, ignore_index=IGNORE)
     xt, rt, st = torch.from_numpy(x[:, None]), torch.from_numpy(yr), torch.from_numpy(ys)
     g = torch.Generator().manual_seed(seed)
     t = time.time()
@@ -362,16 +472,25 @@ def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) ->
 
 
 def run(decks_root: str, photos_root: str | None, out: str, views: int = 6, epochs: int = 6, seed: int = 1,
-        workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None) -> dict:
+        workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None,
+        photo_views: int = 8) -> dict:
     """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report."""
     import torch
 
     # a shared machine: OpenMP threads that wait for each other's cores run slower than one thread
     torch.set_num_threads(threads or workers)
     t0 = time.time()
-    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN)
+    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, NUMBER_THEMES)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
     x, yr, ys = make_data(sources, views, seed, workers, progress)
+    photo_corners = 0
+    boxes = os.path.join(photos_root, BOXES_TRAIN) if photos_root else ""
+    if os.path.isdir(boxes):
+        cards = photo_cards(boxes)
+        px, pr, ps = make_photo_data(cards, photo_views, seed, workers)
+        progress(f"{len(cards)} photographed cards of {boxes} found and labelled: {len(px)} corners")
+        x, yr, ys = np.concatenate([x, px]), np.concatenate([yr, pr]), np.concatenate([ys, ps])
+        photo_corners = len(px)
     t_data = time.time() - t0
     progress(f"{len(x)} corners in {t_data:.0f} s")
     model = train(x, yr, ys, epochs, seed, progress)
@@ -385,7 +504,8 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 6, epoc
               "views": views, "thresholds": choose_net_thresholds(tune_reads),
               "epochs": epochs, "seed": seed, "data_s": round(t_data, 1), "train_s": round(t_train, 1),
               "total_s": round(time.time() - t0, 1), "tune_themes": evaluate(ix.IndexNet(out), vx, vr, vs),
-              "train_sources": [s["name"] for s in sources]}
+              "photo_corners": photo_corners, "photo_views": photo_views,
+              "train_sources": [s["name"] for s in sources] + ([BOXES_TRAIN] if photo_corners else [])}
     with open(os.path.splitext(out)[0] + ".json", "w") as f:
         json.dump(report, f, indent=1)
     return report
@@ -427,6 +547,11 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                 card = got if big is None else cv2.resize(big, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA)
                 r = ix.read_generic(card, big, net=net)
                 out.append((code, r.label, r.score, r.path))
+                if code[0] not in ix.COURTS:
+                    # the same card as if its pips had not been found: the 'corners' path's reads (on rendered
+                    # designs the pips nearly always are, which would leave that path untuned)
+                    r = ix.read_generic(card, big, pips=False, net=net)
+                    out.append((code, r.label, r.score, r.path))
     return out
 
 
@@ -436,7 +561,7 @@ def choose_net_thresholds(reads: list[tuple[str, str, float, str]]) -> dict:
     reading more likely than all the others together). A path with fewer than
     ``MIN_READS`` tuning reads keeps the reader's untuned default (one corner alone: never accepted)."""
     th: dict = {}
-    for path in ("two", "one", "court"):
+    for path in ("two", "one", "court", "corners"):
         mine = [(t, lab, s) for t, lab, s, p in reads if p == path and s > 0]
         wrong = [s for t, lab, s in mine if lab != t]
         worst = max(wrong, default=0.0)

@@ -224,7 +224,8 @@ def cmd_train(args: argparse.Namespace) -> int:
             print(json.dumps(report["thresholds"], indent=1))
             return 0
         report = train_index.run(args.decks, args.photos if os.path.isdir(args.photos) else None, args.out,
-                                 args.views, args.epochs, args.seed, args.workers, _progress, args.threads)
+                                 args.views, args.epochs, args.seed, args.workers, _progress, args.threads,
+                                 args.photo_views)
     except (deck.DeckError, aisleriot.ThemeError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     print(json.dumps(report, indent=1))
@@ -244,6 +245,8 @@ def register_train(commands: Commands) -> None:
     t.add_argument("--out", default=index_net.MODEL_PATH, help="the ONNX file to write (default: the shipped one, "
                    f"{index_net.MODEL_PATH})")
     t.add_argument("--views", type=int, default=6, help="camera views of each card of each design (default 6)")
+    t.add_argument("--photo-views", type=int, default=8, help="views of each card found in the boxes/train photos "
+                   "(rank only; default 8)")
     t.add_argument("--epochs", type=int, default=6)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--workers", type=int, default=2, help="processes making data, threads training (default 2)")

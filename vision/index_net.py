@@ -143,7 +143,8 @@ def read_corners(card: np.ndarray) -> IndexRead:
 
 COURTS = "JQK"
 RED, BLACK = "HD", "SC"
-NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99}  # before tuning: one corner alone names nothing
+# before tuning: one corner alone names nothing, nor do two corners of a number card without its pips
+NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01}
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
 
 
@@ -195,7 +196,8 @@ def colour_allows(colour: str, suit: str) -> bool:
 class NetRead:
     """The generic reader's answer: ``label`` (a code, or '?'), ``score`` (the weakest probability behind it, 0 when
     the cues disagree), ``path`` ('two': a number card whose pips and two corners agree; 'one': pips and the one
-    corner seen; 'court': a court's two corners), and the corner reading itself."""
+    corner seen; 'court': a court's two corners; 'corners': a number card's two corners where no clean pip layout
+    was found - an ornate ace, pips cut by glare or a shadow), and the corner reading itself."""
 
     label: str
     score: float
@@ -209,10 +211,12 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
 
     Number cards (a clean pip layout, ``vision.pips``): the pip count gives the rank, and the learned corner index
     must read that rank and a suit, in every corner that shows an index. Courts (no pip layout): both corners must
-    show an index and read the same J, Q or K and suit. The ink's colour must not contradict the suit's shape. The
+    show an index and read the same J, Q or K and suit; a number card whose pip layout was not found likewise, by
+    its own (stricter) threshold. The ink's colour must not contradict the suit's shape. The
     score is the smallest probability of the reading over the corners; the thresholds (``NET_THRESHOLDS``, chosen on
     the tuning themes) decide per path. ``index_card``: the card rectified at twice the size, when the frame has
-    the pixels; ``pips``: the ``vision.pips.Pips`` of the card (found here when not given)."""
+    the pixels; ``pips``: the ``vision.pips.Pips`` of the card (found here when not given; False: read as if no pip
+    layout had been found)."""
     from vision import pips as pipslib
 
     net = net or shared()
@@ -230,7 +234,9 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         if ir.rank != rank or (p.red and ir.suit not in RED):
             score = 0.0
         return NetRead(rank + ir.suit, score, "two" if ir.seen == 2 else "one", ir)
-    # no pip layout: only a court is named, by both corners (a number card needs its pips as the second cue)
-    if ir.rank not in COURTS or not ir.agree:
+    # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
+    # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
+    # been counted and were not)
+    if not ir.agree:
         score = 0.0
-    return NetRead(ir.code, score, "court", ir)
+    return NetRead(ir.code, score, "court" if ir.rank in COURTS else "corners", ir)

@@ -61,6 +61,20 @@ def test_generic_reader_needs_both_cues(paris):
     assert r.path == "court" and r.score == 0.0
 
 
+def test_a_number_card_without_its_pips_is_read_by_both_corners_alone(paris):
+    """No pip layout found (pips=False): the 'corners' path, which needs both corners to agree; one corner blanked
+    names nothing."""
+    six = _card(paris["6S"])
+    small = cv2.resize(six, (120, 170), interpolation=cv2.INTER_AREA)
+    r = index_net.read_generic(small, six, pips=False)
+    assert r.path == "corners" and r.label == "6S" and r.score > 0.5
+    blank = six.copy()
+    h, w = blank.shape[:2]
+    blank[int(0.55 * h):, int(0.66 * w):] = 255
+    r = index_net.read_generic(cv2.resize(blank, (120, 170), interpolation=cv2.INTER_AREA), blank, pips=False)
+    assert r.path == "corners" and r.score == 0.0
+
+
 def test_scenes_of_a_held_out_design_no_wrong_read(paris):
     from tools import synth, vision_bench
     from vision import recognise
