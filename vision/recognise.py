@@ -33,6 +33,10 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
+# how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
+# split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
+# pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
+PAPER_AB = 7.0
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 
 
@@ -79,24 +83,27 @@ class Read:
 def card_mask(frame: np.ndarray) -> np.ndarray:
     """Pixels that may be a card face: pale and unsaturated relative to their surroundings."""
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
-    s, v = hsv[..., 1], hsv[..., 2]
+    _, s, v = cv2.split(hsv)
     # local brightness reference so a shadowed card still counts and a glare-bleached felt does not
     ref = cv2.blur(v, (61, 61))
-    return ((s < 75) & (v > 90) & (v.astype(np.int16) > ref.astype(np.int16) - 40)).astype(np.uint8) * 255
+    # (OpenCV's saturating arithmetic: where ref < 40, "v > 0" stands for "v > ref - 40", the same where v > 90)
+    m = cv2.bitwise_and(cv2.compare(s, 75, cv2.CMP_LT), cv2.compare(v, 90, cv2.CMP_GT))
+    return cv2.bitwise_and(m, cv2.compare(v, cv2.subtract(ref, 40), cv2.CMP_GT))
 
 
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
-    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
-    a = np.array([[vx1, -vx2], [vy1, -vy2]])
-    if abs(np.linalg.det(a)) < 1e-6:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = (map(float, v) for v in (l1, l2))
+    det = vx2 * vy1 - vx1 * vy2  # of [[vx1, -vx2], [vy1, -vy2]], solved by Cramer's rule (a hot path)
+    if abs(det) < 1e-6:
         return None
-    t = np.linalg.solve(a, np.array([x2 - x1, y2 - y1]))
-    return np.array([x1 + t[0] * vx1, y1 + t[0] * vy1])
+    t = (vx2 * (y2 - y1) - vy2 * (x2 - x1)) / det
+    return np.array([x1 + t * vx1, y1 + t * vy1])
 
 
-def fit_quad(contour: np.ndarray) -> np.ndarray | None:
-    """Four corners of a rounded rectangle seen in perspective: fit a line to each side and intersect them."""
-    hull = cv2.convexHull(contour)
+def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray | None:
+    """Four corners of a rounded rectangle seen in perspective: fit a line to each side and intersect them
+    (``hull``: the contour's convex hull, when the caller has it)."""
+    hull = cv2.convexHull(contour) if hull is None else hull
     # the smallest-extra-area quad around the hull: its sides extend the card's straight edges past the rounding
     a = cv2.approxPolyN(hull, 4, epsilon_percentage=-1, ensure_convex=True)
     if a is None or a.size != 8:
@@ -141,8 +148,17 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
     s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
     if s01 > s12:
-        q = np.roll(q, -1, axis=0)
+        q = q[_NEXT]
     return q
+
+
+def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
+    """(a x b) . c of three 3-vectors (``np.cross`` costs more than the rest of ``plane_aspect``)."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (map(float, v) for v in (a, b, c))
+    return (a1 * b2 - a2 * b1) * c0 + (a2 * b0 - a0 * b2) * c1 + (a0 * b1 - a1 * b0) * c2
+
+
+_NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's neighbour (np.roll costs more)
 
 
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
@@ -152,12 +168,12 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
     view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
     camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
     m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
-    den2 = float(np.cross(m2, m4) @ m3)
-    den3 = float(np.cross(m3, m4) @ m2)
+    den2 = _triple(m2, m4, m3)
+    den3 = _triple(m3, m4, m2)
     if abs(den2) < 1e-9 or abs(den3) < 1e-9:
         return None
-    k2 = float(np.cross(m1, m4) @ m3) / den2
-    k3 = float(np.cross(m1, m4) @ m2) / den3
+    k2 = _triple(m1, m4, m3) / den2
+    k3 = _triple(m1, m4, m2) / den3
     n2 = k2 * m2 - m1
     n3 = k3 * m3 - m1
     u0, v0 = centre
@@ -189,12 +205,13 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
-    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    hull = cv2.convexHull(c)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
     short, long = min(rw, rh), max(rw, rh)
     low = 1.05 if centre is None else 1.0
     if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
         return None
-    quad = fit_quad(c)
+    quad = fit_quad(c, hull)
     if quad is None:
         return None
     quad = _orient(quad)
@@ -205,7 +222,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
         # does not give it
         ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
         if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
-            quad = np.roll(quad, -1, axis=0)
+            quad = quad[_NEXT]
             ratio = 1 / ratio
         if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
             return None
@@ -213,19 +230,17 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
-    pts = cv2.convexHull(c).reshape(-1, 2).astype(np.float32)
-    dense = []
-    for i in range(len(pts)):
-        p, q = pts[i], pts[(i + 1) % len(pts)]
-        k = max(1, int(np.linalg.norm(q - p) / 2))
-        dense.append(p + (q - p) * np.arange(k)[:, None] / k)
-    dense_pts = np.concatenate(dense)[::2]
-    dist = np.full(len(dense_pts), np.inf, np.float32)
-    for i in range(4):
-        p, q = quad[i], quad[(i + 1) % 4]
-        d = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
-        rel = dense_pts - p
-        dist = np.minimum(dist, np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0]))
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    # the hull walked in steps of about 2 px (every other one kept), as one array: edge i gives k_i points
+    step = np.roll(pts, -1, axis=0) - pts
+    ks = np.maximum(1, (np.linalg.norm(step, axis=1) / 2).astype(int))
+    idx = np.repeat(np.arange(len(pts)), ks)
+    frac = (np.arange(len(idx)) - np.repeat(np.cumsum(ks) - ks, ks)) / np.repeat(ks, ks)
+    dense_pts = (pts[idx] + step[idx] * frac[:, None].astype(np.float32))[::2]
+    nxt = quad[_NEXT]
+    dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
+    rel = dense_pts[:, None, :] - quad[None, :, :]
+    dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
     # bows straight edges by more than 3.5 px over a few hundred)
     agree = float((dist < max(3.5, 0.012 * short)).mean())
@@ -257,6 +272,24 @@ def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
     return float(np.count_nonzero(roi[band > 0])) / n if n else 0.0
 
 
+def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The median Lab colour of the band 2-7 px inside the quad (a face's plain margin)."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+    roi = frame[y0:y1, x0:x1]
+    if roi.size == 0:
+        return np.zeros(3, np.float32)
+    cen = quad.mean(axis=0)
+    half = float(np.linalg.norm(quad - cen, axis=1).mean())
+    band = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 2 / half) - [x0, y0]).astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 7 / half) - [x0, y0]).astype(np.int32), 0)
+    px = roi[band > 0]
+    if len(px) == 0:
+        return np.zeros(3, np.float32)
+    return np.median(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
+
+
 def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
     """Straight edges as (angle in [0, pi), signed offset), near-duplicates merged."""
     segs = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=int(min_len),
@@ -279,20 +312,21 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
 
 def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> np.ndarray | None:
     (a1, o1), (a2, o2) = l1, l2
-    m = np.array([[-np.sin(a1), np.cos(a1)], [-np.sin(a2), np.cos(a2)]])
-    if abs(np.linalg.det(m)) < 0.2:
+    # -sin(a) x + cos(a) y = o for both lines, solved by Cramer's rule (called for every pair of pairs of lines)
+    s1, c1, s2, c2 = -np.sin(a1), np.cos(a1), -np.sin(a2), np.cos(a2)
+    det = s1 * c2 - c1 * s2
+    if abs(det) < 0.2:
         return None
-    return np.linalg.solve(m, np.array([o1, o2]))
+    return np.array([(o1 * c2 - c1 * o2) / det, (s1 * o2 - o1 * s2) / det])
+
+
+_SIDE_T = np.linspace(0.12, 0.88, 24)
 
 
 def _side_support(edges_dil: np.ndarray, quad: np.ndarray) -> float:
     """Share of points along the four sides (corners left out) that lie on an edge."""
-    pts = []
-    for i in range(4):
-        p, q = quad[i], quad[(i + 1) % 4]
-        t = np.linspace(0.12, 0.88, 24)[:, None]
-        pts.append(p + (q - p) * t)
-    p = np.round(np.concatenate(pts)).astype(int)
+    nxt = quad[_NEXT]
+    p = np.round((quad[:, None, :] + (nxt - quad)[:, None, :] * _SIDE_T[None, :, None]).reshape(-1, 2)).astype(int)
     h, w = edges_dil.shape
     ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
     if not ok.all():
@@ -349,6 +383,20 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
 
 
+def _quantile_sorted(v: np.ndarray, q: float) -> float:
+    """``np.percentile(v, 100 q)`` (linear) of an already sorted 1-d array."""
+    pos = q * (len(v) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return float(v[lo] + (v[hi] - v[lo]) * (pos - lo))
+
+
+def _median_sorted(v: np.ndarray) -> np.ndarray:
+    """``np.median(v, axis=0)`` of an array already sorted along axis 0."""
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
 def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
 
@@ -373,11 +421,16 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
              (img[cy0:cy1, m + w - 4 : m + w - 1], img[cy0:cy1, m + w + 1 : m + w + 4])]
     # the spread along each side, not over all four: a large card under a lamp or a window is lit unevenly from
     # one end to the other, while its rim's lightness along one side varies little
-    spread = [float(np.subtract(*np.percentile(a[..., 0], [90, 10]))) for a, _ in sides]
+    # (per-channel medians and the 10-90 % spread from one sort per band: numpy's median and percentile, whose
+    # per-call overhead was most of this function's time)
+    spread, meds = [], []
+    for a, b in sides:
+        sa, sb = np.sort(a.reshape(-1, 3), axis=0), np.sort(b.reshape(-1, 3), axis=0)
+        spread.append(_quantile_sorted(sa[:, 0], 0.9) - _quantile_sorted(sa[:, 0], 0.1))
+        meds.append((_median_sorted(sa), _median_sorted(sb)))
     plain = 1.0 - float(np.median(spread)) / 60.0
     contrast = 0.0
-    for a, b in sides:
-        ma, mb = np.median(a.reshape(-1, 3), axis=0), np.median(b.reshape(-1, 3), axis=0)
+    for ma, mb in meds:
         # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
         # darker inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
         if ma[0] >= mb[0] - 3:
@@ -393,7 +446,9 @@ def _size_bonus(quad: np.ndarray) -> float:
 
 
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
-                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+                       centre: tuple[float, float] | None = None,
+                       unions: list[np.ndarray] | None = None,
+                       edge_maps: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -401,7 +456,8 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     card barely brighter than its table: the pale views already cut at the usual one) and each enclosed region
     whose outline fits a card-shaped quad is a candidate, kept when the band inside its edge is plain and differs
     from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
-    lies are not fitted again.
+    lies are not fitted again. Regions nearly convex enough to be two overlapping cards are added to ``unions``
+    (for ``split_pair``, once the card's size is known), and its (dilated) edge maps to ``edge_maps``.
     """
     known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
@@ -409,14 +465,21 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     min_area = min_side * min_side * 1.3
     for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
+        if edge_maps is not None:
+            edge_maps.append(e)
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
             area = cv2.contourArea(c)
+            if area < min_area:
+                continue
             # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
             # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
-            if area < min_area or area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+            solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
+            if unions is not None and solid > 0.7 and area > 1.8 * min_area:
+                unions.append(c)  # two cards, one on the other, leave a notch in their hull
+            if solid < 0.75:
                 continue
             (cx, cy), _, _ = cv2.minAreaRect(c)
             if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
@@ -430,6 +493,238 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
                 continue
             out.append((q.whole + plain + _size_bonus(q.pts), q))
     return out
+
+
+def card_paleness(frame: np.ndarray) -> np.ndarray:
+    """The darkest of a pixel's three colour channels: high only where all three are (a card's white face),
+    low on any table that is dark or has a colour of its own (wood, felt, cloth), whatever its brightness."""
+    b, g, r = cv2.split(frame)
+    return cv2.min(cv2.min(b, g), r)
+
+
+def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad with each side moved onto the card face's own edge, to a fraction of a pixel.
+
+    The outlines the views give sit where their regions or edge bands end: a pixel or a few outside or inside the
+    face (the dilated edges, a dark rim or shadow line, blur). Along the middle of each side the paleness
+    (``card_paleness``) is sampled across the side; the face's edge is where it drops most steeply going outwards.
+    A side is moved (offset and a slight turn) only where most of its samples agree on that drop; elsewhere (a side
+    lying over another card, white on white) it stays where it was."""
+    q = quad.astype(np.float32)
+    cen = q.mean(axis=0)
+    short = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
+    # the outlines err mostly outwards (by up to a tenth of the card's width: an outer edge band, a shadow)
+    reach = max(5.0, 0.1 * short)
+    offs = np.arange(-reach, max(4.0, 0.06 * short) + 0.01, 0.5, dtype=np.float32)
+    ts = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
+    nxt = q[_NEXT]
+    dirs = (nxt - q) / np.maximum(np.linalg.norm(nxt - q, axis=1), 1e-6)[:, None]
+    norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
+    base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
+    grid = base[:, :, None, :] + offs[None, None, :, None] * norms[:, None, None, :]  # (4, T, M, 2)
+    grid = grid.reshape(4 * len(ts), len(offs), 2).astype(np.float32)
+    prof = cv2.remap(pale, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    prof = cv2.GaussianBlur(prof, (3, 1), 0)
+    der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
+    rows = np.arange(len(der))
+    k = der.argmin(axis=1)
+    drop = -der[rows, k]
+    # subpixel: a parabola through the steepest step and its neighbours
+    km = np.clip(k, 1, der.shape[1] - 2)
+    a, b, c = (der[rows, km + j] for j in (-1, 0, 1))
+    den = a - 2 * b + c
+    sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
+    pos_all = (offs[1:-1][km] + 0.5 * np.clip(sub, -1, 1)).reshape(4, len(ts))
+    ok_all = ((drop > 12) & (k > 0) & (k < der.shape[1] - 1)).reshape(4, len(ts))  # a clear step, not at an end
+    lines = []
+    for i in range(4):
+        p, d, n = q[i], dirs[i], norms[i]
+        pos, ok = pos_all[i], ok_all[i]
+        if ok.sum() >= 0.5 * len(ts):
+            med = float(np.median(pos[ok]))
+            ok = ok & (np.abs(pos - med) < 1.0)
+        if ok.sum() < 0.5 * len(ts):
+            lines.append((p, d, n, 0.0, 0.0))
+            continue
+        # offset along the side as a + b t: the side may turn slightly as well as move
+        tt, yy = ts[ok], pos[ok]
+        tc = tt - tt.mean()
+        b1 = float((tc * (yy - yy.mean())).sum() / max(float((tc * tc).sum()), 1e-6))
+        a1 = float(yy.mean()) - b1 * float(tt.mean())
+        lines.append((p, d, n, a1, b1))
+    # each side as a point and direction, the corners as the meets of neighbouring sides
+    sides = []
+    for p, d, n, a1, b1 in lines:
+        length = float(np.linalg.norm(q[(len(sides) + 1) % 4] - q[len(sides)]))
+        s0 = p + n * a1
+        s1 = p + d * length + n * (a1 + b1)
+        sides.append((s0, s1))
+    out = []
+    for i in range(4):
+        (p1, q1), (p2, q2) = sides[i - 1], sides[i]
+        d1, d2 = q1 - p1, q2 - p2
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+        out.append(p1 + t[0] * d1)
+    res = np.array(out, np.float32)
+    if np.abs(res - q).max() > reach + 2:  # a corner that ran away: the sides disagree, keep the outline
+        return quad
+    return res
+
+
+def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The convex right-angled corners of a region's outline: (corner, direction along one side, along the other),
+    each where two long straight runs of the outline meet (a card's rounded corner between them left out)."""
+    eps = max(1.5, 0.03 * short)
+    poly = cv2.approxPolyDP(c, eps, True).reshape(-1, 2).astype(np.float32)
+    pts = c.reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 3:
+        return []
+    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    sign = 1.0 if area2 > 0 else -1.0
+    segs = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    long_ix = [i for i, (a, b) in enumerate(segs) if np.linalg.norm(b - a) >= 0.3 * short]
+    out = []
+    for k, i in enumerate(long_ix):
+        j = long_ix[(k + 1) % len(long_ix)]
+        between = range(i + 1, j + (n if j <= i else 0))
+        gap = sum(float(np.linalg.norm(segs[m % n][1] - segs[m % n][0])) for m in between)
+        if gap > 0.3 * short:  # a notch or a third side between them, not a rounded corner
+            continue
+        (a1, b1), (a2, b2) = segs[i], segs[j]
+        d1 = (b1 - a1) / np.linalg.norm(b1 - a1)
+        d2 = (b2 - a2) / np.linalg.norm(b2 - a2)
+        cross = float(d1[0] * d2[1] - d1[1] * d2[0])
+        if cross * sign <= 0 or abs(float(d1 @ d2)) > 0.3:  # a concave turn (where cards cross), or not square
+            continue
+        m = np.array([[d1[0], -d2[0]], [d1[1], -d2[1]]], np.float64)
+        t = np.linalg.solve(m, (a2 - a1).astype(np.float64))
+        corner = (a1 + t[0] * d1).astype(np.float32)
+        # the sides' directions from the outline near the corner only: a run of the polygon may go on along the
+        # other card's side, nearly in line with this one
+        near = np.linalg.norm(pts - corner, axis=1)
+        k0 = int(near.argmin())
+        sides = []
+        for step, d in ((-1, -d1), (1, d2)):
+            idx = (k0 + step * np.arange(len(pts))) % len(pts)
+            along = (pts[idx] - corner) @ d
+            sel = idx[(along > 0.12 * short) & (along < 0.5 * short)
+                      & (np.abs((pts[idx] - corner) @ np.array([-d[1], d[0]])) < 0.15 * short)]
+            if len(sel) < 5:
+                break
+            vx, vy, px, py = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            v = np.array([vx, vy], np.float32)
+            sides.append((np.array([px, py], np.float32), v if v @ d > 0 else -v))
+        if len(sides) == 2:
+            (p1, v1), (p2, v2) = sides
+            m = np.array([[v1[0], -v2[0]], [v1[1], -v2[1]]], np.float64)
+            if abs(np.linalg.det(m)) > 0.5 and abs(float(v1 @ v2)) < 0.3:
+                t = np.linalg.solve(m, (p2 - p1).astype(np.float64))
+                corner, d1, d2 = (p1 + t[0] * v1).astype(np.float32), -v1, v2
+        out.append((corner, -d1, d2))
+    return out
+
+
+def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
+    """Two overlapping cards from the outline of the region they make together, or nothing.
+
+    Every card of a deck has one size (``card``: short and long side in pixels, from the cards found whole): each
+    right-angled corner of the outline, with the two directions of its sides, gives a card in two ways (short side
+    along one or the other); those lying inside the region are kept, and the two that together cover it are the
+    cards. The card on top is the one whose sides show as edges across the other card (the covered card's sides
+    are hidden there); it comes back whole, the other with ``whole`` its visible share (< 0.9)."""
+    short, long = card
+    x, y, w, h = cv2.boundingRect(c)
+    pad = int(0.3 * long)
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + w + pad, edges_dil.shape[1]), min(y + h + pad, edges_dil.shape[0])
+    # the areas are compared on a grid of about 40 cells across a card: as exact as needed, and the pairs of
+    # hypotheses are many
+    f = min(1.0, 40.0 / short)
+    region = np.zeros((int((y1 - y0) * f) + 1, int((x1 - x0) * f) + 1), np.uint8)
+    off = np.array([x0, y0], np.float32)
+    cv2.drawContours(region, [np.round((c.reshape(-1, 2) - off) * f).astype(np.int32)], -1, 1, -1)
+    n_region = int(region.sum())
+    corners = _outline_corners(c, short)
+    if len(corners) < 2:
+        return []  # two cards show at least two of their corners on the outline
+    inner = cv2.erode(region, np.ones((3, 3) if f < 0.6 else (5, 5), np.uint8))
+    e_roi = (cv2.resize(edges_dil[y0:y1, x0:x1], (region.shape[1], region.shape[0]), interpolation=cv2.INTER_AREA)
+             > 40).astype(np.uint8)
+    reg = region.astype(bool)
+    # each side's points seen without the other card: off the region's inside (its outline) or on an edge
+    seen_alone = (inner == 0) | (e_roi > 0)
+    h_roi, w_roi = region.shape
+    t_side = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
+    best, best_fit = None, 0.0
+    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
+    for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
+        hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
+        for corner, d1, d2 in corners:
+            for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
+                q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
+                mu8 = np.zeros_like(region)
+                cv2.fillConvexPoly(mu8, np.round((q - off) * f).astype(np.int32), 1)
+                m = mu8.astype(bool)
+                nq = int(m.sum())
+                if nq == 0 or (m & reg).sum() < 0.88 * nq:
+                    continue
+                if any((m & o[1]).sum() > 0.6 * (nq + o[2] - (m & o[1]).sum()) for o in hyps):
+                    continue  # (IoU > 0.6 with one already there)
+                sp = (np.concatenate([q[k] + (q[(k + 1) % 4] - q[k]) * t_side for k in range(4)]) - off) * f
+                sp = np.round(sp).astype(int)
+                ok = (sp[:, 0] >= 0) & (sp[:, 0] < w_roi) & (sp[:, 1] >= 0) & (sp[:, 1] < h_roi)
+                base = np.ones(len(sp), bool)
+                base[ok] = seen_alone[sp[ok, 1], sp[ok, 0]]
+                hyps.append((q, m, nq, sp, ok, base))
+        for i in range(len(hyps)):
+            qa_, ma_, na_, spa, oka, basea = hyps[i]
+            for j in range(i + 1, len(hyps)):
+                qb_, mb_, nb_, spb, okb, baseb = hyps[j]
+                inter_ab = int((ma_ & mb_).sum())
+                if inter_ab > 0.5 * (na_ + nb_ - inter_ab):
+                    continue  # the same card twice, not two
+                both = ma_ | mb_
+                inter = float((both & reg).sum())
+                fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
+                if fit <= best_fit:
+                    continue
+                # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
+                sa_ = basea.copy()
+                sa_[oka] |= mb_[spa[oka, 1], spa[oka, 0]]
+                sb_ = baseb.copy()
+                sb_[okb] |= ma_[spb[okb, 1], spb[okb, 0]]
+                fit *= min(float(sa_.mean()), float(sb_.mean()))
+                if fit > best_fit:
+                    best, best_fit = ((qa_, ma_.astype(np.uint8)), (qb_, mb_.astype(np.uint8))), fit
+    if best is None or best_fit < 0.85:
+        return []
+
+    def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
+        """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
+        pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * np.linspace(0.08, 0.92, 40)[:, None] for i in range(4)])
+        shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
+        inn = [cv2.pointPolygonTest(shrunk.reshape(-1, 1, 2), (float(px), float(py)), False) > 0 for px, py in pts]
+        p = np.round(pts[np.array(inn, bool)]).astype(int)
+        ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
+        p = p[ok]
+        return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean()) if len(p) >= 8 else 0.0
+
+    (qa, ma), (qb, mb) = best
+    sa, sb = hidden_support(qa, qb), hidden_support(qb, qa)
+    top, under, mt, mu = (qa, qb, ma, mb) if sa > sb else (qb, qa, mb, ma)
+    seen = float((mu & (1 - mt)).sum()) / max(int(mu.sum()), 1)
+    if abs(sa - sb) < 0.15:
+        # neither shows itself on top: both cards are there, but which one is whole is not known
+        seen_t = float((mt & (1 - mu)).sum()) / max(int(mt.sum()), 1)
+        return [Quad(_orient(top), min(0.7, seen_t)), Quad(_orient(under), min(0.7, seen))]
+    return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -459,12 +754,24 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     # three views of the same cards: pale regions cut by edges (a card on another), pale blobs (a card alone),
     # and closed edge loops (a card whose face is mostly picture, on top of a pile)
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
+    unions: list[np.ndarray] = []
+    edge_maps: list[np.ndarray] = []
+    fitted: list[tuple[int, int, int, int]] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
         for c in contours:
             if len(c) < 4 * min_side:
                 continue
+            if any_surface:
+                if grow:
+                    unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
+                # a region another view already outlined (within 2 px) gives the same card: on an unknown surface
+                # every outline is snapped to the card's edges at the end, so it need not be fitted twice
+                box = cv2.boundingRect(c)
+                if fitted and bool((np.abs(np.array(fitted) - box).max(axis=1) <= 2).any()):
+                    continue
+                fitted.append(box)
             q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
@@ -477,7 +784,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre)
+        cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
+                                    edge_maps)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -502,12 +810,75 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
     cands = _drop_parts_of_cards(cands)
-    cands.sort(key=lambda t: -t[0])
-    out: list[Quad] = []
-    for _, q in cands:
-        if all(_iou(q.pts, o.pts) < 0.5 for o in out):
-            out.append(q)
+    out = _best_apart(cands)
+    if any_surface and out:
+        pale = card_paleness(frame)
+        out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
+        if unions:
+            # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
+            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale, frame))
+    return [q for _, q in out]
+
+
+def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """The best-scored outlines, each overlapping none better than it by more than half (IoU)."""
+    out: list[tuple[float, Quad]] = []
+    for k, q in sorted(cands, key=lambda t: -t[0]):
+        if all(_iou(q.pts, o.pts) < 0.5 for _, o in out):
+            out.append((k, q))
     return out
+
+
+def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
+                  edges_dil: np.ndarray, pale: np.ndarray, frame: np.ndarray) -> list[tuple[float, Quad]]:
+    """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
+    cards' area), and without the outlines that took such a pair for one card."""
+    sure = [q.pts for _, q in cands if q.whole >= 0.98]
+    if not sure:
+        return cands  # no card seen whole: its size on this table is not known
+    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
+                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
+    centres = np.array([p.mean(axis=0) for p in sure])
+    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light)
+    paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
+    done: list[tuple[float, float, float]] = []
+    areas = sides[:, 0] * sides[:, 1]
+    lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
+    for c in unions:
+        a = cv2.contourArea(c)
+        if not lo < a < hi:
+            continue  # (most regions: far from two cards' area whatever the card)
+        (cx, cy), _, _ = cv2.minAreaRect(c)
+        # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
+        # one side of the table to the other (the view is never quite square-on)
+        short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
+        area = short * long
+        if not 1.15 * area < a < 2.4 * area:
+            continue
+        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
+            continue  # the same pair seen by another view
+        if cv2.contourArea(cv2.convexHull(c)) > 1.43 * a:
+            continue
+        x, y, w, h = cv2.boundingRect(c)
+        if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
+            continue  # cut by the frame's border: not two whole outlines to match
+        done.append((cx, cy, a))
+        pair = split_pair(c, (short, long), edges_dil)
+        # a card seen whole inside the region must be one of the two (else the region is something else: a photo
+        # or a box the size of two cards, with one card on it)
+        if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
+                           and max(_iou(q, p.pts) for p in pair) < 0.5 for q in sure):
+            continue
+        # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
+        # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
+        if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
+            continue
+        # an outline over both cards (the pair taken for one card) gives way to them
+        cands = [(k, q) for k, q in cands
+                 if not (cv2.contourArea(q.pts) > 1.25 * area and all(
+                     cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
+        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(snap_to_edges(pale, p.pts), p.whole)) for p in pair]
+    return cands
 
 
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
