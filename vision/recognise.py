@@ -809,6 +809,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         cands = [(k, q) for k, q in cands
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
                                              tuple(map(float, q.pts.mean(axis=0))), True) < -20 for e in exclude)]
+    if any_surface:
+        # an outline along three or four edges of the frame is the frame itself (a pale table filling the view,
+        # 4:3 and so card-shaped), never a card; taken for one it swallowed the cards lying on it as its parts
+        cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0], sides=3)]
     cands = _drop_parts_of_cards(cands)
     out = _best_apart(cands)
     if any_surface and out:
@@ -818,6 +822,14 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale, frame))
     return [q for _, q in out]
+
+
+def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float = 4.0) -> bool:
+    """Whether ``sides`` sides of the quad lie along the frame's edges (both ends within ``tol`` pixels of one, or
+    past it)."""
+    # (on it or beyond it: an outline pushed out to make up for its edges may reach past the frame)
+    near = [quad[:, 0] <= tol, quad[:, 0] >= w - 1 - tol, quad[:, 1] <= tol, quad[:, 1] >= h - 1 - tol]
+    return sum(bool((n & n[_NEXT]).any()) for n in near) >= sides
 
 
 def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:

@@ -86,3 +86,28 @@ def test_two_overlapping_cards_come_back_as_the_top_card_whole_and_the_covered_o
     card = float(np.median([cv2.contourArea(q.pts) for q in row]))
     for q in pair:  # each one card (the top of the table is seen a little smaller than its near edge)
         assert 0.6 * card < cv2.contourArea(q.pts) < 1.1 * card
+
+
+def test_a_card_on_a_pale_grey_table_in_a_small_low_contrast_frame_is_found():
+    """A webcam over a grey table: the whole table passes as pale, and its blob (the frame itself, card-shaped at
+    4:3) used to be taken for a card with the real card inside it as a part. Simulated from a desk photo: shrunk
+    into a 640x480 frame, greyed, low contrast, blurred, noisy, JPEG."""
+    from vision import recognise
+
+    img = _photo("desk", "template", "spades_7.jpg")
+    s = 300 / max(img.shape[:2])
+    small = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    frame = np.empty((480, 640, 3), np.uint8)
+    frame[:] = np.median(np.concatenate([small[:4].reshape(-1, 3), small[-4:].reshape(-1, 3)]), axis=0)
+    y0, x0 = (480 - small.shape[0]) // 2, (640 - small.shape[1]) // 2
+    frame[y0 : y0 + small.shape[0], x0 : x0 + small.shape[1]] = small
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    frame = cv2.addWeighted(cv2.addWeighted(frame, 0.2, grey, 0.8, 0), 0.6, frame, 0, 0.4 * 128)
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.2)
+    frame = np.clip(frame + np.random.default_rng(0).normal(0, 5, frame.shape), 0, 255).astype(np.uint8)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
+    quads = [q for q in recognise.find_cards(frame, centre=(320, 240)) if q.whole > 0.9]
+    assert len(quads) == 1
+    short = np.linalg.norm(quads[0].pts[1] - quads[0].pts[0])
+    long = np.linalg.norm(quads[0].pts[2] - quads[0].pts[1])
+    assert 1.3 < long / short < 1.5 and 120 < short < 170  # the card (about 140 x 200 here), not the frame
