@@ -270,7 +270,7 @@ def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
     from tools import photo_bench as pb
 
     out = []
-    for photo in pb.from_voc(folder, "train").photos:
+    for photo in pb.from_voc(folder, "boxes_train").photos:  # (that set's label corrections applied)
         img, scale = pb.load_photo(photo.path, 1920)
         s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
         small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)

@@ -30,6 +30,8 @@ def test_label_formats_of_the_shared_sets():
     assert sets["desk_query"].photos[0].codes and len(sets["desk_template"].photos) == 52
     tpl = {Path(p.path).name: p.codes for p in sets["desk_template"].photos}
     assert tpl["clubs_1.jpg"] == ["AC"] and tpl["hearts_10.jpg"] == ["TH"] and tpl["spades_13.jpg"] == ["KS"]
+    b2396 = next(p for p in sets["boxes_train"].photos if Path(p.path).stem == "IMG_2396")
+    assert b2396.codes == ["T"]  # labelled nine; the photo shows a ten of diamonds (pb.LABEL_CORRECTIONS)
     boxes = sets["boxes_test"]
     assert len(boxes.photos) == 67 and all(p.boxes for p in boxes.photos)
     assert {b[4] for p in boxes.photos for b in p.boxes} <= set("AKQJT9")
