@@ -38,6 +38,7 @@ RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface ar
 # pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
 PAPER_AB = 7.0
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
+CROSS_CHECK_P = 0.9  # the corner-index network's probability (both corners) that vetoes an enrolled read
 
 
 @dataclass
@@ -1181,6 +1182,8 @@ class Recogniser:
                                and os.path.exists(index_net.MODEL_PATH) else None)
         # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
+        # the enrolled mode's reads are checked against the learned corner index (``cross_check``)
+        self.cross_check = deck is not None and learned_index and os.path.exists(index_net.MODEL_PATH)
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
@@ -1203,7 +1206,23 @@ class Recogniser:
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
             return g.label, g.score, g.margin, th.accept(g.score, g.margin) and g.score > 0
         label, score, margin = match(self.templates, card, self.use_face, self.same)
-        return label, score, margin, self.threshold.accept(score, margin)
+        ok = self.threshold.accept(score, margin)
+        if ok and self.cross_check and self.contradicted(label, card if big is None else big):
+            ok = False
+        return label, score, margin, ok
+
+    def contradicted(self, label: str, card: np.ndarray) -> bool:
+        """Whether the learned corner index reads this card, sure in both corners, as another card than ``label``.
+
+        An enrolled deck is compared with whatever lies on the table: a card of another deck (a spare brought in, a
+        deck never enrolled) or an unlucky match can look most like the wrong template (the desk deck enrolled, a
+        poker_table 4C was named 4S). The two corners agreeing on a different code at >= ``CROSS_CHECK_P`` make the
+        read unsure; a card whose index the network does not read surely (a joker, a back, a foreign letter) is left
+        to the enrolled match."""
+        if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
+            return False
+        ir = index_net.read_corners(card)
+        return ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
