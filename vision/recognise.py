@@ -531,7 +531,12 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     prof = cv2.GaussianBlur(prof, (3, 1), 0)
     der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
     rows = np.arange(len(der))
-    k = der.argmin(axis=1)
+    # the outermost clear drop, not the steepest: going outwards a design's own dark lines inside the face (a frame,
+    # a border) can drop more steeply than the face's edge onto the table (snapping to them shrank drawn cards and
+    # cost enrolled reads); a drop counts when at least half as steep as the steepest on that line
+    steep = der.min(axis=1, keepdims=True)
+    clear = der <= np.minimum(0.5 * steep, -12.0)
+    k = np.where(clear.any(axis=1), der.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1), der.argmin(axis=1))
     drop = -der[rows, k]
     # subpixel: a parabola through the steepest step and its neighbours
     km = np.clip(k, 1, der.shape[1] - 2)
