@@ -52,7 +52,7 @@ def test_suit_word_file_names():
 
 
 def test_a_deck_enrolled_from_photos_reads_real_photos_without_a_wrong_read(desk):
-    from vision import deck, recognise
+    from vision import recognise
 
     d = _desk_deck(desk)
     assert len(d.codes) == 52 and not d.has_jokers and d.report["jokers"] is False
