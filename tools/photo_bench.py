@@ -246,7 +246,7 @@ def load_photo(path: str, max_side: int) -> tuple[np.ndarray, float]:
     return img, s
 
 
-def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy
@@ -264,7 +264,7 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
         for r in sorted(reads, key=lambda r: r.code is None):
             q = np.asarray(r.quad)
             bb = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-            ious = [(_box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used]
+            ious = [(box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used]
             best = max(ious, default=(0.0, -1))
             if best[0] >= 0.5:
                 used.add(best[1])

@@ -285,7 +285,7 @@ def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
                 continue
             pts = q.pts / s
             bb = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
-            iou, i = max(((pb._box_iou(bb, b), i) for i, b in enumerate(boxes)), default=(0.0, -1))
+            iou, i = max(((pb.box_iou(bb, b), i) for i, b in enumerate(boxes)), default=(0.0, -1))
             if iou >= 0.5 and photo.boxes is not None:
                 out.append((photo.path, (pts / scale).astype(np.float32), photo.boxes[i][4]))
     return out
@@ -323,11 +323,11 @@ def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) ->
     cv2.setRNGSeed(seed % (2**31))
     xs: list[np.ndarray] = []
     rs: list[int] = []
+    from tools import photo_bench as pb
+
     cache: dict[str, np.ndarray] = {}
     for path, quad, rank in cards:
         if path not in cache:
-            from tools import photo_bench as pb
-
             cache = {path: pb.load_photo(path, 1920)[0]}  # a job's cards come photo by photo
         for _ in range(views):
             img, q = photo_view(cache[path], quad, rng)

@@ -222,11 +222,15 @@ class NetRead:
     probability of the rank and of the suit over the corners that show them (0 when the cues disagree)."""
 
     label: str
-    score: float
     path: str
     index: IndexRead | None
     p_rank: float = 0.0
     p_suit: float = 0.0
+
+    @property
+    def score(self) -> float:
+        """The weakest probability behind the reading (0 when the cues disagree)."""
+        return min(self.p_rank, self.p_suit)
 
 
 def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: object | None = None,
@@ -246,21 +250,21 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     net = net or shared()
     ic = card if index_card is None else index_card
     ir = net.read_corners(ic)
+    if ir.seen == 0:
+        return NetRead("?", "none", ir)
     p = pips if pips is not None else pipslib.find_pips(card)
     colour = ink_colour(ic)
-    if ir.seen == 0:
-        return NetRead("?", 0.0, "none", ir)
     shown = [c for c in ir.corners if c.is_index]
     same = all(c.rank == ir.rank and c.suit == ir.suit for c in shown)
     ok = same and colour_allows(colour, ir.suit)
     if isinstance(p, pipslib.Pips):
         rank = pipslib.RANK_OF_COUNT[p.count]
         ok = ok and ir.rank == rank and not (p.red and ir.suit not in RED)
-        return NetRead(rank + ir.suit, min(ir.p_rank, ir.p_suit) if ok else 0.0, "two" if ir.seen == 2 else "one",
-                       ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0)
+        return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
+                       ir.p_suit if ok else 0.0)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
     ok = ok and ir.agree
-    return NetRead(ir.code, min(ir.p_rank, ir.p_suit) if ok else 0.0, "court" if ir.rank in COURTS else "corners",
-                   ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0)
+    return NetRead(ir.code, "court" if ir.rank in COURTS else "corners", ir, ir.p_rank if ok else 0.0,
+                   ir.p_suit if ok else 0.0)

@@ -141,12 +141,12 @@ def test_on_a_pip_path_the_rank_and_the_suit_have_their_own_thresholds():
     suit, which nothing else checks, keeps the path's; a court needs both at the path's; disagreeing cues never."""
     th = {"two": 0.9, "two_rank": 0.5, "court": 0.9}
     read = index_net.NetRead
-    assert index_net.accepts(read("7H", 0.6, "two", None, 0.6, 0.95), th)
-    assert not index_net.accepts(read("7H", 0.6, "two", None, 0.6, 0.85), th)
-    assert not index_net.accepts(read("7H", 0.45, "two", None, 0.45, 0.95), th)
-    assert not index_net.accepts(read("KH", 0.6, "court", None, 0.6, 0.95), th)
-    assert not index_net.accepts(read("7H", 0.0, "two", None, 0.0, 0.0), th)
-    assert not index_net.accepts(read("7H", 0.95, "one", None, 0.95, 0.95), th)  # an untuned path: never
+    assert index_net.accepts(read("7H", "two", None, 0.6, 0.95), th)
+    assert not index_net.accepts(read("7H", "two", None, 0.6, 0.85), th)
+    assert not index_net.accepts(read("7H", "two", None, 0.45, 0.95), th)
+    assert not index_net.accepts(read("KH", "court", None, 0.6, 0.95), th)
+    assert not index_net.accepts(read("7H", "two", None, 0.0, 0.0), th)
+    assert not index_net.accepts(read("7H", "one", None, 0.95, 0.95), th)  # an untuned path: never
 
 
 def test_thresholds_are_chosen_from_the_wrong_reads_of_each_cue():
