@@ -536,7 +536,8 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     # cost enrolled reads); a drop counts when at least half as steep as the steepest on that line
     steep = der.min(axis=1, keepdims=True)
     clear = der <= np.minimum(0.5 * steep, -12.0)
-    k = np.where(clear.any(axis=1), der.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1), der.argmin(axis=1))
+    # (a line with no clear drop gets the last offset, which ``ok_all`` below rejects)
+    k = der.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
     drop = -der[rows, k]
     # subpixel: a parabola through the steepest step and its neighbours
     km = np.clip(k, 1, der.shape[1] - 2)
