@@ -496,6 +496,103 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     return out
 
 
+SMOOTH_WIN = 5  # pixels: the window of the smooth-pale view's local spread (about a card's margin at working size)
+SMOOTH_STD = 8.0  # grey levels: the spread below which a pixel counts as smooth (a printed white face's noise: 2-5)
+# share of smooth pixels along each side of a card's rim (see smooth_rim): cards alone on carpet 0.6-1; the outline
+# of two cards fanned or of a card and a book 0.3-0.45 on one side (boxes/train)
+SMOOTH_RIM = 0.5
+
+
+def whitish(frame: np.ndarray) -> np.ndarray:
+    """Pixels that may be a card's white face in any light: not dark and only a little coloured (looser than
+    ``card_mask``: a face in the shade of a window's light is bluish, and no lighter than the carpet around it)."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    return cv2.bitwise_and(cv2.compare(hsv[..., 1], 110, cv2.CMP_LT), cv2.compare(hsv[..., 2], 80, cv2.CMP_GT))
+
+
+def smooth_pale(pale: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """The ``pale`` pixels whose grey level hardly varies in a small window round them.
+
+    A card's white face is smooth at a few pixels' scale; a pale carpet, a rug's pale stripes, wood grain and
+    cloth pass a paleness test but vary strongly there (and their Canny edges cut a card's outline into pieces).
+    Kept only where smooth, the pale pixels keep the card's margin apart from its surroundings: a ring a few pixels
+    inside the card's edge (the window straddles it), cut where an index or a court's picture reaches the edge."""
+    g = gray.astype(np.float32)
+    k = (SMOOTH_WIN, SMOOTH_WIN)
+    mean = cv2.boxFilter(g, -1, k)
+    var = cv2.sqrBoxFilter(g, -1, k) - mean * mean
+    return cv2.bitwise_and(pale, cv2.compare(var, SMOOTH_STD * SMOOTH_STD, cv2.CMP_LT))
+
+
+def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per side of the quad (top, bottom, left, right of the upright card): the share of ``smooth`` pixels in the
+    band 2-10 % of the width inside the edge, and the Lab distance between the medians of that band and of the band
+    just outside (0 where the inside is the darker: a card is at least as light as what it lies on).
+
+    ``rim_contrast``'s test, judged side by side and by smoothness rather than by an even lightness: a shadow
+    across a card changes its rim's lightness along a side but leaves it smooth. Along the long sides only the
+    middle half is taken (the indices lie in the corners, at the edge on a small card)."""
+    w, h, m = RIM_W, RIM_H, RIM_M
+    src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
+    hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    size = (w + 2 * m, h + 2 * m)
+    img = cv2.warpPerspective(frame, hm, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    sm = cv2.warpPerspective(smooth, hm, size, flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+    cx0, cx1 = m + int(0.2 * w), m + int(0.8 * w)
+    cy0, cy1 = m + int(0.25 * h), m + int(0.75 * h)
+    ins = [(slice(m + 1, m + 5), slice(cx0, cx1)), (slice(m + h - 5, m + h - 1), slice(cx0, cx1)),
+           (slice(cy0, cy1), slice(m + 1, m + 5)), (slice(cy0, cy1), slice(m + w - 5, m + w - 1))]
+    outs = [(slice(m - 4, m - 1), slice(cx0, cx1)), (slice(m + h + 1, m + h + 4), slice(cx0, cx1)),
+            (slice(cy0, cy1), slice(m - 4, m - 1)), (slice(cy0, cy1), slice(m + w + 1, m + w + 4))]
+    share, contrast = np.zeros(4), np.zeros(4)
+    for i, (a, b) in enumerate(zip(ins, outs, strict=True)):
+        share[i] = np.count_nonzero(sm[a]) / sm[a].size
+        ma = _median_sorted(np.sort(lab[a].reshape(-1, 3), axis=0))
+        mb = _median_sorted(np.sort(lab[b].reshape(-1, 3), axis=0))
+        contrast[i] = float(np.linalg.norm(ma - mb)) if ma[0] >= mb[0] - 3 else 0.0
+    return share, contrast
+
+
+def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, min_side: float,
+                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+    """Card outlines from the smooth-pale view (``smooth_pale``, cut by the dilated ``edges``), for a card on a
+    textured surface (carpet, a rug, wood grain, cloth, clutter) whose pale mask runs into the card's and whose
+    texture's edges cut the card's outline into pieces.
+
+    The card's margin comes as one ring, a C, or two Ls (an index or a court's picture reaching the edge at two
+    opposite corners): the convex hull of a piece, or of two pieces whose boxes overlap, is fitted, snapped to the
+    face's edges (``snap_to_edges``), and kept when the rim inside every side is smooth and pale and at least three
+    sides differ from what lies beyond them (``smooth_rim``; the fourth may lie along another card)."""
+    pale = whitish(frame)
+    smooth = cv2.bitwise_and(smooth_pale(pale, gray), cv2.bitwise_not(edges))
+    contours, _ = cv2.findContours(smooth, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pieces = [c for c in contours if cv2.arcLength(c, True) >= 2 * min_side]
+    boxes = [cv2.boundingRect(c) for c in pieces]
+    hulls = [cv2.convexHull(c) for c in pieces]
+    for i in range(len(pieces)):
+        xi, yi, wi, hi = boxes[i]
+        for j in range(i + 1, len(pieces)):
+            xj, yj, wj, hj = boxes[j]
+            if min(xi + wi, xj + wj) > max(xi, xj) and min(yi + hi, yj + hj) > max(yi, yj):
+                hulls.append(cv2.convexHull(np.concatenate([pieces[i], pieces[j]])))
+    out: list[tuple[float, Quad]] = []
+    paleness = None
+    for hull in hulls:
+        q = _quad_from_contour(hull, min_side, centre)
+        # (a piece cut by the frame's border is at best part of a card)
+        if q is None or _along_border(q.pts, frame.shape[1], frame.shape[0]):
+            continue
+        paleness = card_paleness(frame) if paleness is None else paleness
+        pts = snap_to_edges(paleness, q.pts)
+        share, contrast = smooth_rim(frame, smooth, pts)
+        if share.min() < SMOOTH_RIM or np.sort(contrast)[1] < RIM_CONTRAST:
+            continue
+        out.append((q.whole + float(share.mean()) + _size_bonus(pts), Quad(pts, q.whole)))
+    return out
+
+
 def card_paleness(frame: np.ndarray) -> np.ndarray:
     """The darkest of a pixel's three colour channels: high only where all three are (a card's white face),
     low on any table that is dark or has a colour of its own (wood, felt, cloth), whatever its brightness."""
@@ -791,6 +888,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
+        cands += _smooth_pale_cards(frame, gray, edges, min_side, centre)
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
                                     edge_maps)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
