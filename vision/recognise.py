@@ -160,6 +160,7 @@ def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
 
 
 _NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's neighbour (np.roll costs more)
+_PREV = np.array([3, 0, 1, 2])
 
 
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
@@ -501,6 +502,8 @@ SMOOTH_STD = 8.0  # grey levels: the spread below which a pixel counts as smooth
 # share of smooth pixels along each side of a card's rim (see smooth_rim): cards alone on carpet 0.6-1; the outline
 # of two cards fanned or of a card and a book 0.3-0.45 on one side (boxes/train)
 SMOOTH_RIM = 0.5
+SMOOTH_SQUARE = 0.26  # |cos| of a corner's angle (75-105 degrees): a card seen up to about 35 degrees off square-on
+HOLD_AREA = 0.4  # see _holding_no_card: a card's picture is about half its area, a card on a table a few hundredths
 
 
 def whitish(frame: np.ndarray) -> np.ndarray:
@@ -526,8 +529,9 @@ def smooth_pale(pale: np.ndarray, gray: np.ndarray) -> np.ndarray:
 
 def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per side of the quad (top, bottom, left, right of the upright card): the share of ``smooth`` pixels in the
-    band 2-10 % of the width inside the edge, and the Lab distance between the medians of that band and of the band
-    just outside (0 where the inside is the darker: a card is at least as light as what it lies on).
+    band 2-10 % of the width inside the edge, the Lab distance between the medians of that band and of the band
+    just outside (0 where the inside is the darker: a card is at least as light as what it lies on), and the share
+    of ``smooth`` pixels in the band outside.
 
     ``rim_contrast``'s test, judged side by side and by smoothness rather than by an even lightness: a shadow
     across a card changes its rim's lightness along a side but leaves it smooth. Along the long sides only the
@@ -546,13 +550,14 @@ def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple
            (slice(cy0, cy1), slice(m + 1, m + 5)), (slice(cy0, cy1), slice(m + w - 5, m + w - 1))]
     outs = [(slice(m - 4, m - 1), slice(cx0, cx1)), (slice(m + h + 1, m + h + 4), slice(cx0, cx1)),
             (slice(cy0, cy1), slice(m - 4, m - 1)), (slice(cy0, cy1), slice(m + w + 1, m + w + 4))]
-    share, contrast = np.zeros(4), np.zeros(4)
+    share, contrast, beyond = np.zeros(4), np.zeros(4), np.zeros(4)
     for i, (a, b) in enumerate(zip(ins, outs, strict=True)):
         share[i] = np.count_nonzero(sm[a]) / sm[a].size
+        beyond[i] = np.count_nonzero(sm[b]) / sm[b].size
         ma = _median_sorted(np.sort(lab[a].reshape(-1, 3), axis=0))
         mb = _median_sorted(np.sort(lab[b].reshape(-1, 3), axis=0))
         contrast[i] = float(np.linalg.norm(ma - mb)) if ma[0] >= mb[0] - 3 else 0.0
-    return share, contrast
+    return share, contrast, beyond
 
 
 def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, min_side: float,
@@ -563,8 +568,9 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
 
     The card's margin comes as one ring, a C, or two Ls (an index or a court's picture reaching the edge at two
     opposite corners): the convex hull of a piece, or of two pieces whose boxes overlap, is fitted, snapped to the
-    face's edges (``snap_to_edges``), and kept when the rim inside every side is smooth and pale and at least three
-    sides differ from what lies beyond them (``smooth_rim``; the fourth may lie along another card)."""
+    face's edges (``snap_to_edges``), and kept when it is nearly square-cornered, clear of the frame's border, the
+    rim inside every side is smooth and pale, and at least three sides differ from what lies beyond them, which is
+    not smooth and pale (``smooth_rim``). ``find_cards`` then drops those holding a card (``_holding_no_card``)."""
     pale = whitish(frame)
     smooth = cv2.bitwise_and(smooth_pale(pale, gray), cv2.bitwise_not(edges))
     contours, _ = cv2.findContours(smooth, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -586,10 +592,35 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
             continue
         paleness = card_paleness(frame) if paleness is None else paleness
         pts = snap_to_edges(paleness, q.pts)
-        share, contrast = smooth_rim(frame, smooth, pts)
-        if share.min() < SMOOTH_RIM or np.sort(contrast)[1] < RIM_CONTRAST:
+        # (the outline of two cards, one lying across the other, is four-sided but not square)
+        d = pts[_NEXT] - pts
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        if np.abs((d * d[_PREV]).sum(axis=1)).max() > SMOOTH_SQUARE:
+            continue
+        share, contrast, beyond = smooth_rim(frame, smooth, pts)
+        # three sides set apart from what lies beyond (the fourth may lie along another card): differing from it,
+        # which is not smooth and pale as the card is (on a pale plain table the other views find the cards, and
+        # this one joins a card to the one it lies on)
+        apart = (contrast >= RIM_CONTRAST) & (beyond < 0.5)
+        if share.min() < SMOOTH_RIM or apart.sum() < 3:
             continue
         out.append((q.whole + float(share.mean()) + _size_bonus(pts), Quad(pts, q.whole)))
+    return out
+
+
+def _holding_no_card(cands: list[tuple[float, Quad]], others: list[tuple[float, Quad]],
+                     mask: np.ndarray) -> list[tuple[float, Quad]]:
+    """``cands`` without the outlines that hold a much smaller outline (of ``others`` or of ``cands``) with a pale
+    rim (``rim_pale`` in ``mask``): a pale, plain rectangle with a card lying on it is a table or a sheet of paper,
+    not a card (a card's own parts that look like a card are its pips, in ink, or its picture, half its area)."""
+    out = []
+    every = [q.pts for _, q in cands + others]
+    for k, q in cands:
+        a = cv2.contourArea(q.pts)
+        if not any(cv2.contourArea(o) < HOLD_AREA * a
+                   and cv2.intersectConvexConvex(o, q.pts)[0] > 0.9 * cv2.contourArea(o)
+                   and rim_pale(mask, o) >= 0.6 for o in every):
+            out.append((k, q))
     return out
 
 
@@ -888,9 +919,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        cands += _smooth_pale_cards(frame, gray, edges, min_side, centre)
+        smooth = _smooth_pale_cards(frame, gray, edges, min_side, centre)
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
                                     edge_maps)
+        cands += _holding_no_card(smooth, cands, mask)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
