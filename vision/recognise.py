@@ -604,22 +604,33 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
         apart = (contrast >= RIM_CONTRAST) & (beyond < 0.5)
         if share.min() < SMOOTH_RIM or apart.sum() < 3:
             continue
-        out.append((q.whole + float(share.mean()) + _size_bonus(pts), Quad(pts, q.whole)))
+        # scored below any other view's outline (whole + pale, at least 1.25): where another view outlined the card
+        # too, its outline is kept
+        out.append((float(share.mean()) + _size_bonus(pts), Quad(pts, q.whole)))
     return out
 
 
 def _holding_no_card(cands: list[tuple[float, Quad]], others: list[tuple[float, Quad]],
                      mask: np.ndarray) -> list[tuple[float, Quad]]:
-    """``cands`` without the outlines that hold a much smaller outline (of ``others`` or of ``cands``) with a pale
-    rim (``rim_pale`` in ``mask``): a pale, plain rectangle with a card lying on it is a table or a sheet of paper,
-    not a card (a card's own parts that look like a card are its pips, in ink, or its picture, half its area)."""
+    """``cands`` without the outlines that hold another outline: one of ``others`` nearly as large (at least 0.7 of
+    the area: the same card outlined better by another view, or with a card beside it), or one of either that is
+    much smaller and has a pale rim (``rim_pale`` in ``mask``: a pale, plain rectangle with a card lying on it is a
+    table or a sheet of paper). A card's own parts that look like a card are its pips, in ink, or its picture,
+    about half its area: those leave it be."""
     out = []
-    every = [q.pts for _, q in cands + others]
+    mine = [q.pts for _, q in cands]
+    theirs = [q.pts for _, q in others]
     for k, q in cands:
         a = cv2.contourArea(q.pts)
-        if not any(cv2.contourArea(o) < HOLD_AREA * a
-                   and cv2.intersectConvexConvex(o, q.pts)[0] > 0.9 * cv2.contourArea(o)
-                   and rim_pale(mask, o) >= 0.6 for o in every):
+        held = False
+        for o in theirs + mine:
+            ao = cv2.contourArea(o)
+            if o is q.pts or ao >= a or cv2.intersectConvexConvex(o, q.pts)[0] < 0.9 * ao:
+                continue
+            if (ao >= 0.7 * a and any(o is t for t in theirs)) or (ao < HOLD_AREA * a and rim_pale(mask, o) >= 0.6):
+                held = True
+                break
+        if not held:
             out.append((k, q))
     return out
 
