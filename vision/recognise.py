@@ -603,8 +603,23 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
                & (np.minimum(y1[:, None], y1[None]) > np.maximum(y0[:, None], y0[None]))
                & (np.minimum(uw, uh) >= f * min_side)
                & (np.minimum(box[:, None], box[None]) >= 0.3 * uw * uh))
-    for i, j in zip(*np.nonzero(np.triu(overlap, 1)), strict=True):
+    pairs = np.nonzero(np.triu(overlap, 1))
+    # (a cheap first look at what lies beyond, before any fit: the share of smooth pixels in a band 2 px wide round
+    # the piece's box; a piece of a pale plain table is surrounded by more of the table)
+    ii = cv2.integral(cv2.compare(smooth, 0, cv2.CMP_GT) // 255)
+    bx0 = np.concatenate([x0, np.minimum(x0[pairs[0]], x0[pairs[1]])])
+    by0 = np.concatenate([y0, np.minimum(y0[pairs[0]], y0[pairs[1]])])
+    bx1 = np.concatenate([x1, np.maximum(x1[pairs[0]], x1[pairs[1]])])
+    by1 = np.concatenate([y1, np.maximum(y1[pairs[0]], y1[pairs[1]])])
+    ox0, oy0 = np.maximum(bx0 - 2, 0), np.maximum(by0 - 2, 0)
+    ox1, oy1 = np.minimum(bx1 + 2, smooth.shape[1]), np.minimum(by1 + 2, smooth.shape[0])
+    inner = ii[by1, bx1] - ii[by0, bx1] - ii[by1, bx0] + ii[by0, bx0]
+    outer = ii[oy1, ox1] - ii[oy0, ox1] - ii[oy1, ox0] + ii[oy0, ox0]
+    band = (ox1 - ox0) * (oy1 - oy0) - (bx1 - bx0) * (by1 - by0)
+    clear = (outer - inner) < 0.4 * np.maximum(band, 1)
+    for i, j in zip(*pairs, strict=True):
         hulls.append(cv2.convexHull(np.concatenate([hulls[i], hulls[j]])))
+    hulls = [h for h, c in zip(hulls, clear, strict=True) if c]
     out: list[tuple[float, Quad]] = []
     paleness = None
     for hull in hulls:
