@@ -527,7 +527,7 @@ def smooth_pale(pale: np.ndarray, gray: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(pale, cv2.compare(spread, SMOOTH_RANGE, cv2.CMP_LT))
 
 
-def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per side of the quad (top, bottom, left, right of the upright card): the share of ``smooth`` pixels in the
     band 2-10 % of the width inside the edge, the Lab distance between the medians of that band and of the band
     just outside (0 where the inside is the darker: a card is at least as light as what it lies on), and the share
@@ -582,7 +582,7 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
     smooth = cv2.bitwise_and(smooth_pale(pale, gray_s), cv2.bitwise_not(cuts))
     # the pieces as components (a textured surface leaves thousands of specks: tracing them all cost more than the
     # rest of the view), the largest few that may be a card's margin or half of it
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_WIDTH] + stats[:, cv2.CC_STAT_HEIGHT] >= 2 * f * min_side)
     big = big[big > 0]
     big = big[np.argsort(-stats[big, cv2.CC_STAT_AREA])][:SMOOTH_PIECES]
