@@ -116,17 +116,23 @@ def find_pips(card: np.ndarray) -> Pips | None:
             return None
     elif pw > 0.3 * w or pw < 0.05 * w:
         return None
-    # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column)
+    # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column). The axis
+    # and the centre are the layout's own (the middle of its extreme pips), not the card's: an outline a few
+    # pixels off (a shadow taken in, a side cut by glare) or a card seen obliquely moves the whole layout off the
+    # rectified card's centre, which is no reason to doubt the count
     pts = np.array([[c[6], c[7]] for c in best])
+    mid = (pts.min(axis=0) + pts.max(axis=0)) / 2
+    if count > 1 and (abs(mid[0] - (w - 1) / 2) > 0.08 * w or abs(mid[1] - (h - 1) / 2) > 0.08 * h):
+        return None
     mir = pts.copy()
-    mir[:, 0] = (w - 1) - mir[:, 0]
+    mir[:, 0] = 2 * mid[0] - mir[:, 0]
     d = np.sqrt(((mir[:, None, :] - pts[None, :, :]) ** 2).sum(-1)).min(axis=1)
     sym = float(d.max()) / pw
     if sym > 0.5:
         return None
     # and a two-way layout is the same turned by 180 degrees (a 7 has one pip without a partner): a card partly
     # covered, or with a pip lost in glare, shows a lopsided layout, not a smaller count
-    rot = (np.array([w - 1, h - 1], np.float64) - pts)[:, None, :]
+    rot = (2 * mid - pts)[:, None, :]
     unmatched = int((np.sqrt(((rot - pts[None, :, :]) ** 2).sum(-1)).min(axis=1) > 0.5 * pw).sum())
     if unmatched > (1 if count == 7 else 0):
         return None

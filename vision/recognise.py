@@ -551,8 +551,15 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
         p, d, n = q[i], dirs[i], norms[i]
         pos, ok = pos_all[i], ok_all[i]
         if ok.sum() >= 0.5 * len(ts):
-            med = float(np.median(pos[ok]))
-            ok = ok & (np.abs(pos - med) < 1.0)
+            # the samples that lie on one straight line (within a pixel), found by a robust fit (the median of
+            # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
+            # over its length, which a median offset alone took for disagreement
+            tt, yy = ts[ok], pos[ok]
+            iu = np.triu_indices(len(tt), 1)
+            dt = tt[iu[1]] - tt[iu[0]]
+            slope = float(np.median((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
+            icpt = float(np.median(yy - slope * tt))
+            ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
         if ok.sum() < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
