@@ -162,6 +162,9 @@ def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
 _NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's neighbour (np.roll costs more)
 
 
+MAX_TILT = 60.0  # degrees: the most oblique view of the table taken for a card seen obliquely (the spec: ~30)
+
+
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
     """The width / height (side 0-1 over side 1-2) of the rectangle whose perspective image is ``quad`` (TL, TR,
     BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
@@ -185,7 +188,10 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
         f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
                + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
         f = float(np.sqrt(f2)) if f2 > 0 else None
-        if f is not None and not 0.3 * scale < f < 5 * scale:  # not a camera (a phone's: about the image's size)
+        # not a camera's (a phone's or webcam's: 0.5-1 of the image's longer side, a zoom up to about 3): near a
+        # degenerate view (two sides almost parallel) the vanishing points give any value, which then decides the
+        # aspect - a card 55 degrees off came out 1.78 long with f = 0.38 of the image
+        if f is not None and not 0.5 * 2 * max(centre) < f < 4 * 2 * max(centre):
             f = None
     if f is None:  # near that limit the vanishing points are too far to give it: the prior, if any
         if focal is None:
@@ -193,6 +199,11 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
         f = focal
     ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
     a2, a3 = ainv @ n2, ainv @ n3
+    # the table seen more than MAX_TILT off square-on: no camera over a card table looks that flat, while any
+    # convex quad (a pair of cards, a patch of table) is the image of a card-shaped rectangle tilted far enough
+    normal = np.cross(a2, a3)
+    if abs(normal[2]) < np.cos(np.radians(MAX_TILT)) * float(np.linalg.norm(normal)):
+        return None
     return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
 
 
@@ -209,8 +220,10 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     hull = cv2.convexHull(c)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
     short, long = min(rw, rh), max(rw, rh)
-    low = 1.05 if centre is None else 1.0
-    if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
+    # (seen obliquely, a card's image is longer: up to about 2.8 for a poker card 55 degrees off; its aspect in the
+    # table's plane is checked below)
+    low, high = (1.05, 2.1) if centre is None else (1.0, 2.8)
+    if short < 0.9 * min_side or not low <= long / max(short, 1) < high or area < 0.5 * rw * rh:
         return None
     quad = fit_quad(c, hull)
     if quad is None:
@@ -218,10 +231,16 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     quad = _orient(quad)
     short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
     long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
-    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
+    ratio = None
+    if centre is not None:
         # a phone's or webcam's focal length is about 0.6-0.9 of the image's longer side: the prior where the view
-        # does not give it
+        # does not give it. Whatever its sides' ratio in the image, a quad that is no rectangle seen from a camera
+        # over the table (one seen more than MAX_TILT off) is no card: a pair of cards' outline can have a card's
+        # ratio
         ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
+        if ratio is None:
+            return None
+    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
         if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
             quad = quad[_NEXT]
             ratio = 1 / ratio
@@ -464,6 +483,7 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
+    pale: np.ndarray | None = None
     for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
         if edge_maps is not None:
@@ -482,17 +502,94 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
                 unions.append(c)  # two cards, one on the other, leave a notch in their hull
             if solid < 0.75:
                 continue
-            (cx, cy), _, _ = cv2.minAreaRect(c)
-            if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
-                   for k in known_boxes for ka in (k[1],)):
+            if _known(c, area, known_boxes):
                 continue
-            q = _quad_from_contour(c, min_side, centre)
-            if q is None:
+            if pale is None:
+                pale = card_paleness(frame)
+            cand = _rim_checked(frame, pale, c, min_side, centre)
+            if cand is not None:
+                out.append(cand)
+    return out
+
+
+def _known(c: np.ndarray, area: float, known_boxes: list[tuple[np.ndarray, float]]) -> bool:
+    """Whether a region lies where an outline already found lies (about the same centre and area)."""
+    (cx, cy), _, _ = cv2.minAreaRect(c)
+    return any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(k[1]) and 0.8 < area / k[1] < 1.1
+               for k in known_boxes)
+
+
+def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: float,
+                 centre: tuple[float, float] | None) -> tuple[float, Quad] | None:
+    """A region's card outline and its score, when the band inside its edge is plain and differs from the band
+    outside (``rim_contrast``); else None."""
+    q = _quad_from_contour(c, min_side, centre)
+    if q is None:
+        return None
+    plain, contrast = rim_contrast(frame, q.pts)
+    if plain < RIM_PLAIN and contrast >= RIM_CONTRAST:
+        # the outline may sit a pixel or two off the face, so that the bands straddle its edge (a card seen
+        # obliquely, whose far side is a few pixels across): judged again on the face's own edges
+        q = Quad(snap_to_edges(pale, q.pts), q.whole)
+        plain, contrast = rim_contrast(frame, q.pts)
+    if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
+        return None
+    return q.whole + plain + _size_bonus(q.pts), q
+
+
+def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known: list[Quad],
+                     centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+    """Card outlines as the regions paler than a threshold of the whole frame's paleness (``card_paleness``).
+
+    A card on a plain table under soft focus (a webcam's blur, its low contrast) leaves no closed loop of edges
+    and, on a grey table the pale mask accepts, no blob of its own; but its face is paler than the table all over.
+    Otsu's threshold parts the frame's two main tones, and a second one parts the paler of them again (a pale table
+    in a darker room: room, then table, then cards). Each region is checked like the edge regions."""
+    blur = cv2.GaussianBlur(pale, (5, 5), 0)
+    t1, _ = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    upper = blur[blur > t1]
+    levels = [(blur, t1)]
+    if upper.size > 100:
+        t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        if t2 - t1 >= 10:
+            levels.append((blur, t2))
+    # and how far each pixel's colour is from the table's (the frame's median: a table fills most of a view): a
+    # bluish-white card on a beige table under a webcam's low contrast is no paler than the table in every channel
+    lab = cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    step = max(1, int(np.sqrt(lab.shape[0] * lab.shape[1] / 20000)))
+    table = np.median(lab[::step, ::step].reshape(-1, 3), axis=0)
+    dist = cv2.add(cv2.add(cv2.absdiff(lab[..., 0], int(table[0])), cv2.absdiff(lab[..., 1], int(table[1]))),
+                   cv2.absdiff(lab[..., 2], int(table[2])))
+    t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if t3 >= 8:
+        levels.append((dist, t3))
+    # (where the pips and pictures differ most from the table, that first split takes them from the rest, paper
+    # and table alike: the rest parted again)
+    lower = dist[dist <= t3]
+    if lower.size > 100:
+        t4, _ = cv2.threshold(lower.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        if t4 >= 8 and t3 - t4 >= 8:
+            levels.append((dist, t4))
+    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known]
+    seen = [q.pts for q in known]
+    min_area = min_side * min_side * 1.3
+    out: list[tuple[float, Quad]] = []
+    for img, t in levels:
+        b = cv2.morphologyEx(cv2.compare(img, t, cv2.CMP_GT), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            if len(c) < 4 * min_side:
                 continue
-            plain, contrast = rim_contrast(frame, q.pts)
-            if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
+            area = cv2.contourArea(c)
+            if area < min_area or _known(c, area, known_boxes):
                 continue
-            out.append((q.whole + plain + _size_bonus(q.pts), q))
+            cand = _rim_checked(frame, pale, c, min_side, centre)
+            # only where the other views found nothing: where they did, their outline follows the card's own
+            # edges, while a tone's region may take in a shadow or a patch of table of the card's tone
+            if cand is not None and all(_iou(cand[1].pts, q) < 0.2 and cv2.pointPolygonTest(
+                    cand[1].pts.reshape(-1, 1, 2), tuple(map(float, q.mean(axis=0))), False) < 0 for q in seen):
+                out.append(cand)
+                seen.append(cand[1].pts)
     return out
 
 
@@ -800,6 +897,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     if any_surface:
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
                                     edge_maps)
+        cands += _threshold_cards(frame, card_paleness(frame), min_side, [q for _, q in cands], centre)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     whole = [q for _, q in cands if q.whole > 0.9]
@@ -907,11 +1005,28 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     return cands
 
 
+def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
+    aw = cv2.contourArea(w.pts)
+    inner = [q for q in whole if q is not w and 0.3 * aw < cv2.contourArea(q.pts) < 0.7 * aw
+             and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
+    for i, a in enumerate(inner):
+        for b in inner[i + 1:]:
+            if (_iou(a.pts, b.pts) < 0.1
+                    and cv2.contourArea(a.pts) + cv2.contourArea(b.pts) > 0.75 * aw):
+                return True
+    return False
+
+
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
     frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
     it at nearly the same size or sticks out of it."""
     whole = [q for _, q in cands if q.whole >= 0.9]
+    # but an outline that holds two whole cards lying apart, which between them fill it, is those two cards taken
+    # for one (two cards side by side have a card's shape): it gives way to them
+    unions = {id(w) for w in whole if _holds_two_cards(w, whole)}
+    whole = [w for w in whole if id(w) not in unions]
+    cands = [(k, q) for k, q in cands if id(q) not in unions]
     out = []
     for k, q in cands:
         a = cv2.contourArea(q.pts)
