@@ -153,9 +153,9 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
-    """(a x b) . c of three 3-vectors (``np.cross`` costs more than the rest of ``plane_aspect``)."""
-    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (map(float, v) for v in (a, b, c))
+def _triple(a: tuple[float, float, float], b: tuple[float, float, float], c: tuple[float, float, float]) -> float:
+    """(a x b) . c of three 3-vectors."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = a, b, c
     return (a1 * b2 - a2 * b1) * c0 + (a2 * b0 - a0 * b2) * c1 + (a0 * b1 - a1 * b0) * c2
 
 
@@ -163,6 +163,7 @@ _NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's ne
 
 
 MAX_TILT = 60.0  # degrees: the most oblique view of the table taken for a card seen obliquely (the spec: ~30)
+_COS_TILT = float(np.cos(np.radians(MAX_TILT)))
 
 
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
@@ -170,41 +171,45 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
     BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
     whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). When the
     view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
-    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
-    m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
+    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera,
+    or the rectangle would be seen more than ``MAX_TILT`` off square-on.
+
+    (In plain floats: it runs for every candidate outline, and numpy's per-call cost on 3-vectors was most of it.)"""
+    m1, m2, m4, m3 = ((float(p[0]), float(p[1]), 1.0) for p in quad)
     den2 = _triple(m2, m4, m3)
     den3 = _triple(m3, m4, m2)
     if abs(den2) < 1e-9 or abs(den3) < 1e-9:
         return None
     k2 = _triple(m1, m4, m3) / den2
     k3 = _triple(m1, m4, m2) / den3
-    n2 = k2 * m2 - m1
-    n3 = k3 * m3 - m1
-    u0, v0 = centre
-    scale = float(np.abs(quad).max())
+    n2 = (k2 * m2[0] - m1[0], k2 * m2[1] - m1[1], k2 - 1.0)
+    n3 = (k3 * m3[0] - m1[0], k3 * m3[1] - m1[1], k3 - 1.0)
+    u0, v0 = float(centre[0]), float(centre[1])
+    scale = max(abs(float(v)) for p in quad for v in p)
     f: float | None = None
     if (abs(n2[2]) > 1e-3 and abs(n3[2]) > 1e-3
-            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[:2] @ n3[:2])):
+            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[0] * n3[0] + n2[1] * n3[1])):
         f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
                + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
-        f = float(np.sqrt(f2)) if f2 > 0 else None
+        f = f2 ** 0.5 if f2 > 0 else None
         # not a camera's (a phone's or webcam's: 0.5-1 of the image's longer side, a zoom up to about 3): near a
         # degenerate view (two sides almost parallel) the vanishing points give any value, which then decides the
         # aspect - a card 55 degrees off came out 1.78 long with f = 0.38 of the image
-        if f is not None and not 0.5 * 2 * max(centre) < f < 4 * 2 * max(centre):
+        if f is not None and not 0.5 * 2 * max(u0, v0) < f < 4 * 2 * max(u0, v0):
             f = None
     if f is None:  # near that limit the vanishing points are too far to give it: the prior, if any
         if focal is None:
             return None
         f = focal
-    ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
-    a2, a3 = ainv @ n2, ainv @ n3
+    # the sides' directions in space: the inverse camera matrix applied to the vanishing points
+    a2 = ((n2[0] - u0 * n2[2]) / f, (n2[1] - v0 * n2[2]) / f, n2[2])
+    a3 = ((n3[0] - u0 * n3[2]) / f, (n3[1] - v0 * n3[2]) / f, n3[2])
     # the table seen more than MAX_TILT off square-on: no camera over a card table looks that flat, while any
     # convex quad (a pair of cards, a patch of table) is the image of a card-shaped rectangle tilted far enough
-    normal = np.cross(a2, a3)
-    if abs(normal[2]) < np.cos(np.radians(MAX_TILT)) * float(np.linalg.norm(normal)):
+    normal = (a2[1] * a3[2] - a2[2] * a3[1], a2[2] * a3[0] - a2[0] * a3[2], a2[0] * a3[1] - a2[1] * a3[0])
+    if abs(normal[2]) < _COS_TILT * (normal[0] ** 2 + normal[1] ** 2 + normal[2] ** 2) ** 0.5:
         return None
-    return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
+    return ((a2[0] ** 2 + a2[1] ** 2 + a2[2] ** 2) / (a3[0] ** 2 + a3[1] ** 2 + a3[2] ** 2)) ** 0.5
 
 
 CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: poker 1.40, bridge 1.56, others between
@@ -544,8 +549,16 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
     A card on a plain table under soft focus (a webcam's blur, its low contrast) leaves no closed loop of edges
     and, on a grey table the pale mask accepts, no blob of its own; but its face is paler than the table all over.
     Otsu's threshold parts the frame's two main tones, and a second one parts the paler of them again (a pale table
-    in a darker room: room, then table, then cards). Each region is checked like the edge regions."""
-    blur = cv2.GaussianBlur(pale, (5, 5), 0)
+    in a darker room: room, then table, then cards). Each region is checked like the edge regions.
+
+    The tones are parted at half the size when the frame is large (a card's region needs no more pixels; its
+    outline is then fitted and checked on the frame itself)."""
+    k = 2 if max(frame.shape[:2]) > 900 else 1
+    src, src_pale = frame, pale
+    if k > 1:
+        src = cv2.resize(frame, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+        src_pale = cv2.resize(pale, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    blur = cv2.GaussianBlur(src_pale, (5, 5) if k == 1 else (3, 3), 0)
     t1, _ = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     upper = blur[blur > t1]
     levels = [(blur, t1)]
@@ -555,11 +568,12 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
             levels.append((blur, t2))
     # and how far each pixel's colour is from the table's (the frame's median: a table fills most of a view): a
     # bluish-white card on a beige table under a webcam's low contrast is no paler than the table in every channel
-    lab = cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2LAB)
-    step = max(1, int(np.sqrt(lab.shape[0] * lab.shape[1] / 20000)))
-    table = np.median(lab[::step, ::step].reshape(-1, 3), axis=0)
-    dist = cv2.add(cv2.add(cv2.absdiff(lab[..., 0], int(table[0])), cv2.absdiff(lab[..., 1], int(table[1]))),
-                   cv2.absdiff(lab[..., 2], int(table[2])))
+    # (in BGR, not Lab: converting the frame cost more than the rest of this view)
+    smooth = cv2.GaussianBlur(src, (5, 5) if k == 1 else (3, 3), 0)
+    step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / 20000)))
+    table = np.median(smooth[::step, ::step].reshape(-1, 3), axis=0)
+    diff = cv2.absdiff(smooth, (float(table[0]), float(table[1]), float(table[2]), 0.0))
+    dist = cv2.transform(diff, np.ones((1, 3), np.float32))  # the sum of the channels' differences
     t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     if t3 >= 8:
         levels.append((dist, t3))
@@ -578,10 +592,18 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
         b = cv2.morphologyEx(cv2.compare(img, t, cv2.CMP_GT), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:
-            if len(c) < 4 * min_side:
+            if len(c) < 4 * min_side / k:
                 continue
+            c = c * k if k > 1 else c
             area = cv2.contourArea(c)
             if area < min_area or _known(c, area, known_boxes):
+                continue
+            # (a card's region is nearly convex; the tones of clutter, wood grain and shading are not, and are
+            # dropped before the costly fit)
+            if area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+                continue
+            _, (rw, rh), _ = cv2.minAreaRect(c)
+            if area < 0.8 * rw * rh:  # (a chip, a round or ragged patch: a card fills its rectangle)
                 continue
             cand = _rim_checked(frame, pale, c, min_side, centre)
             # only where the other views found nothing: where they did, their outline follows the card's own
