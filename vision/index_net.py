@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pips import percentile
+
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
 SUITS = "SHDC-"
@@ -190,7 +192,7 @@ def ink_colour(card: np.ndarray) -> str:
     # (OpenCV's masked means: the same numbers as numpy's boolean indexing, in a fifth of the time)
     b, g, r = cv2.split(crop)
     dark = cv2.min(cv2.min(b, g), r)
-    lo, hi = np.percentile(dark, [10, 60])
+    lo, hi = percentile(dark, 10), percentile(dark, 60)  # (np.percentile's values, in a quarter of its time)
     if hi - lo < 40:
         return "?"
     paper = np.array(cv2.mean(crop, mask=(dark >= hi).view(np.uint8))[:3]) + 1.0
