@@ -315,6 +315,9 @@ def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.median(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
 
 
+_DEG3, _DEG10, _DEG15 = (float(np.deg2rad(d)) for d in (3, 10, 15))
+
+
 def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
     """Straight edges as (angle in [0, pi), signed offset), near-duplicates merged."""
     segs = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(min_len * 0.6), minLineLength=int(min_len),
@@ -328,7 +331,7 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
         off = float(n[0] * x1 + n[1] * y1)
         for a, o in lines:
             da = min(abs(a - th), np.pi - abs(a - th))
-            if da < np.deg2rad(3) and abs(o - off if abs(a - th) < np.pi / 2 else o + off) < 4:
+            if da < _DEG3 and abs(o - off if abs(a - th) < np.pi / 2 else o + off) < 4:
                 break
         else:
             lines.append((th, off))
@@ -372,34 +375,32 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     e_raw = cv2.bitwise_and(edges_raw[y0:y1, x0:x1], roi_mask)
     e_dil = edges_dil[y0:y1, x0:x1]
     lines = _lines_in(e_raw, min_side * 0.7)
-    pairs = []
-    for i in range(len(lines)):
-        for j in range(i + 1, len(lines)):
-            (a1, o1), (a2, o2) = lines[i], lines[j]
-            da = abs(a1 - a2)
-            if min(da, np.pi - da) < np.deg2rad(10):
-                o2s = o2 if da < np.pi / 2 else -o2
-                if abs(o1 - o2s) > min_side:
-                    pairs.append((i, j, a1, abs(o1 - o2s)))
     best, best_score = None, 0.0
-    for p1 in range(len(pairs)):
-        for p2 in range(p1 + 1, len(pairs)):
-            i1, j1, a1, d1 = pairs[p1]
-            i2, j2, a2, d2 = pairs[p2]
-            da = abs(a1 - a2) % np.pi
-            if abs(da - np.pi / 2) > np.deg2rad(15):
-                continue
-            ratio = max(d1, d2) / min(d1, d2)
-            if not 1.2 < ratio < 1.75:
-                continue
-            corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
-                       _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
-            if any(c is None for c in corners):
-                continue
-            quad = np.array(corners, np.float32)
-            score = _side_support(e_dil, quad)
-            if score > best_score:
-                best, best_score = quad, score
+    if len(lines) < 2:
+        return None
+    # the pairs of near-parallel lines farther apart than a card's short side, then the pairs of such pairs that
+    # cross at near right angles with a card's aspect, each as one array operation (in the order of the nested
+    # loops over them: the first of equal scores is kept)
+    ang, offs = (np.array(v, np.float64) for v in zip(*lines, strict=True))
+    ii, jj = np.triu_indices(len(lines), 1)
+    da = np.abs(ang[ii] - ang[jj])
+    sep = np.abs(offs[ii] - np.where(da < np.pi / 2, offs[jj], -offs[jj]))
+    keep = (np.minimum(da, np.pi - da) < _DEG10) & (sep > min_side)
+    pi_, pj, pa, pd = ii[keep], jj[keep], ang[ii[keep]], sep[keep]
+    p1s, p2s = np.triu_indices(len(pa), 1)
+    da2 = np.abs(pa[p1s] - pa[p2s]) % np.pi
+    ratio = np.maximum(pd[p1s], pd[p2s]) / np.minimum(pd[p1s], pd[p2s])
+    keep2 = (np.abs(da2 - np.pi / 2) <= _DEG15) & (1.2 < ratio) & (ratio < 1.75)
+    for p1, p2 in zip(p1s[keep2].tolist(), p2s[keep2].tolist(), strict=True):
+        i1, j1, i2, j2 = int(pi_[p1]), int(pj[p1]), int(pi_[p2]), int(pj[p2])
+        corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
+                   _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
+        if any(c is None for c in corners):
+            continue
+        quad = np.array(corners, np.float32)
+        score = _side_support(e_dil, quad)
+        if score > best_score:
+            best, best_score = quad, score
     if best is None or best_score < 0.85:
         return None
     return _orient(best + np.array([x0, y0], np.float32))
@@ -796,6 +797,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     h_roi, w_roi = region.shape
     t_side = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
     best, best_fit = None, 0.0
+    # (the masks' pixels are counted with ``np.count_nonzero``: the same counts as ``.sum()`` in a fraction of its time)
     # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
     for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
         hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
@@ -804,11 +806,11 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                 q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
                 mu8 = np.zeros_like(region)
                 cv2.fillConvexPoly(mu8, np.round((q - off) * f).astype(np.int32), 1)
-                m = mu8.astype(bool)
-                nq = int(m.sum())
-                if nq == 0 or (m & reg).sum() < 0.88 * nq:
+                m = mu8.view(bool)
+                nq = np.count_nonzero(m)
+                if nq == 0 or np.count_nonzero(m & reg) < 0.88 * nq:
                     continue
-                if any((m & o[1]).sum() > 0.6 * (nq + o[2] - (m & o[1]).sum()) for o in hyps):
+                if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (np.count_nonzero(m & o[1]),)):
                     continue  # (IoU > 0.6 with one already there)
                 sp = (np.concatenate([q[k] + (q[(k + 1) % 4] - q[k]) * t_side for k in range(4)]) - off) * f
                 sp = np.round(sp).astype(int)
@@ -820,12 +822,12 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
             qa_, ma_, na_, spa, oka, basea = hyps[i]
             for j in range(i + 1, len(hyps)):
                 qb_, mb_, nb_, spb, okb, baseb = hyps[j]
-                inter_ab = int((ma_ & mb_).sum())
+                inter_ab = np.count_nonzero(ma_ & mb_)
                 if inter_ab > 0.5 * (na_ + nb_ - inter_ab):
                     continue  # the same card twice, not two
                 both = ma_ | mb_
-                inter = float((both & reg).sum())
-                fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
+                inter = float(np.count_nonzero(both & reg))
+                fit = inter / (n_region + float(na_ + nb_ - inter_ab) - inter)  # how well the two cards make the region
                 if fit <= best_fit:
                     continue
                 # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
@@ -833,9 +835,9 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                 sa_[oka] |= mb_[spa[oka, 1], spa[oka, 0]]
                 sb_ = baseb.copy()
                 sb_[okb] |= ma_[spb[okb, 1], spb[okb, 0]]
-                fit *= min(float(sa_.mean()), float(sb_.mean()))
+                fit *= min(np.count_nonzero(sa_) / len(sa_), np.count_nonzero(sb_) / len(sb_))
                 if fit > best_fit:
-                    best, best_fit = ((qa_, ma_.astype(np.uint8)), (qb_, mb_.astype(np.uint8))), fit
+                    best, best_fit = ((qa_, ma_.view(np.uint8)), (qb_, mb_.view(np.uint8))), fit
     if best is None or best_fit < 0.85:
         return []
 
@@ -843,8 +845,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
         """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
         pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * np.linspace(0.08, 0.92, 40)[:, None] for i in range(4)])
         shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
-        inn = [cv2.pointPolygonTest(shrunk.reshape(-1, 1, 2), (float(px), float(py)), False) > 0 for px, py in pts]
-        p = np.round(pts[np.array(inn, bool)]).astype(int)
+        p = np.round(pts[_inside(shrunk, pts)]).astype(int)
         ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
         p = p[ok]
         return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean()) if len(p) >= 8 else 0.0
@@ -858,6 +859,28 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
         seen_t = float((mt & (1 - mu)).sum()) / max(int(mt.sum()), 1)
         return [Quad(_orient(top), min(0.7, seen_t)), Quad(_orient(under), min(0.7, seen))]
     return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
+
+
+def _inside(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Which points lie strictly inside the polygon: ``cv2.pointPolygonTest(poly, pt, False) > 0`` for every point
+    at once (OpenCV's crossing count, with its float32 points and double products, so the same answers on the
+    outline too)."""
+    poly = poly.reshape(-1, 2).astype(np.float32)
+    p = pts.reshape(-1, 2).astype(np.float32)
+    px, py = p[:, 0], p[:, 1]
+    count = np.zeros(len(p), np.int32)
+    on = np.zeros(len(p), bool)
+    v = poly[-1]
+    for i in range(len(poly)):
+        v0, v = v, poly[i]
+        skip = ((v0[1] <= py) & (v[1] <= py)) | ((v0[1] > py) & (v[1] > py)) | ((v0[0] < px) & (v[0] < px))
+        on |= skip & (py == v[1]) & ((px == v[0]) | ((py == v0[1]) & (((v0[0] <= px) & (px <= v[0]))
+                                                                     | ((v[0] <= px) & (px <= v0[0])))))
+        dist = ((py - v0[1]).astype(np.float64) * np.float64(v[0] - v0[0])
+                - (px - v0[0]).astype(np.float64) * np.float64(v[1] - v0[1]))
+        on |= ~skip & (dist == 0)
+        count += ~skip & ((dist < 0) if v[1] < v0[1] else (dist > 0))
+    return (count % 2 == 1) & ~on
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
