@@ -92,8 +92,14 @@ def card_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(m, cv2.compare(v, cv2.subtract(ref, 40), cv2.CMP_GT))
 
 
+def _vlen(v: np.ndarray) -> np.floating:
+    """``np.linalg.norm`` of one float vector, the same value (its own formula, ``sqrt(v . v)``) without its
+    argument checks, which cost more than the sum on a hot path."""
+    return np.sqrt(v.dot(v))
+
+
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
-    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = (map(float, v) for v in (l1, l2))
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1.tolist(), l2.tolist()
     det = vx2 * vy1 - vx1 * vy2  # of [[vx1, -vx2], [vy1, -vy2]], solved by Cramer's rule (a hot path)
     if abs(det) < 1e-6:
         return None
@@ -115,7 +121,7 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
     for i in range(4):
         p, q = approx[i], approx[(i + 1) % 4]
         d = q - p
-        n = np.linalg.norm(d)
+        n = _vlen(d)
         if n < 5:
             return None
         d /= n
@@ -124,7 +130,7 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
         dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
         # the middle of each side only: the rounded corners would pull the line inward
         sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < max(4.0, 0.015 * n))
-        if sel.sum() < 5:
+        if np.count_nonzero(sel) < 5:
             lines.append(np.array([d[0], d[1], p[0], p[1]]))
         else:
             lines.append(cv2.fitLine(pts[sel], cv2.DIST_L2, 0, 0.01, 0.01).ravel())
@@ -146,8 +152,8 @@ def _orient(quad: np.ndarray) -> np.ndarray:
     c = q.mean(axis=0)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
-    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
-    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    s01 = _vlen(q[1] - q[0]) + _vlen(q[3] - q[2])
+    s12 = _vlen(q[2] - q[1]) + _vlen(q[0] - q[3])
     if s01 > s12:
         q = q[_NEXT]
     return q
@@ -215,14 +221,16 @@ def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | N
 CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: poker 1.40, bridge 1.56, others between
 
 
-def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None) -> Quad | None:
+def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None,
+                       hull: np.ndarray | None = None) -> Quad | None:
     """A card outline from a region's contour, or None. With ``centre`` (the principal point: the middle of the
     whole camera image) a quad whose sides in the image are not card-like may still be a card seen obliquely: its
-    aspect is then taken in the table's plane (``plane_aspect``)."""
+    aspect is then taken in the table's plane (``plane_aspect``). ``hull``: the contour's convex hull, when the caller
+    has it."""
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
-    hull = cv2.convexHull(c)
+    hull = cv2.convexHull(c) if hull is None else hull
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
     short, long = min(rw, rh), max(rw, rh)
     # (seen obliquely, a card's image is longer: up to about 2.8 for a poker card 55 degrees off; its aspect in the
@@ -234,8 +242,8 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     if quad is None:
         return None
     quad = _orient(quad)
-    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
-    long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
+    short = (_vlen(quad[1] - quad[0]) + _vlen(quad[3] - quad[2])) / 2
+    long = (_vlen(quad[2] - quad[1]) + _vlen(quad[0] - quad[3])) / 2
     ratio = None
     if centre is not None:
         # a phone's or webcam's focal length is about 0.6-0.9 of the image's longer side: the prior where the view
@@ -251,7 +259,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
             ratio = 1 / ratio
         if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
             return None
-        short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+        short = (_vlen(quad[1] - quad[0]) + _vlen(quad[3] - quad[2])) / 2
     elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
@@ -495,41 +503,44 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
         if edge_maps is not None:
             edge_maps.append(e)
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if len(c) < 4 * min_side:
-                continue
+        # (thousands of specks: the long outlines picked out before the loop)
+        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side)
+        for c in (contours[i] for i in long_enough.tolist()):
             area = cv2.contourArea(c)
             if area < min_area:
                 continue
             # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
             # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
-            solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
+            hull = cv2.convexHull(c)
+            solid = area / max(cv2.contourArea(hull), 1.0)
             if unions is not None and solid > 0.7 and area > 1.8 * min_area:
                 unions.append(c)  # two cards, one on the other, leave a notch in their hull
             if solid < 0.75:
                 continue
-            if _known(c, area, known_boxes):
+            if _known(c, area, known_boxes, hull):
                 continue
             if pale is None:
                 pale = card_paleness(frame)
-            cand = _rim_checked(frame, pale, c, min_side, centre)
+            cand = _rim_checked(frame, pale, c, min_side, centre, hull)
             if cand is not None:
                 out.append(cand)
     return out
 
 
-def _known(c: np.ndarray, area: float, known_boxes: list[tuple[np.ndarray, float]]) -> bool:
-    """Whether a region lies where an outline already found lies (about the same centre and area)."""
-    (cx, cy), _, _ = cv2.minAreaRect(c)
+def _known(c: np.ndarray, area: float, known_boxes: list[tuple[np.ndarray, float]],
+           hull: np.ndarray | None = None) -> bool:
+    """Whether a region lies where an outline already found lies (about the same centre and area); ``hull``: the
+    contour's convex hull, when the caller has it (its rectangle is the contour's, from fewer points)."""
+    (cx, cy), _, _ = cv2.minAreaRect(c if hull is None else hull)
     return any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(k[1]) and 0.8 < area / k[1] < 1.1
                for k in known_boxes)
 
 
 def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: float,
-                 centre: tuple[float, float] | None) -> tuple[float, Quad] | None:
+                 centre: tuple[float, float] | None, hull: np.ndarray | None = None) -> tuple[float, Quad] | None:
     """A region's card outline and its score, when the band inside its edge is plain and differs from the band
-    outside (``rim_contrast``); else None."""
-    q = _quad_from_contour(c, min_side, centre)
+    outside (``rim_contrast``); else None. ``hull``: the contour's convex hull, when the caller has it."""
+    q = _quad_from_contour(c, min_side, centre, hull)
     if q is None:
         return None
     plain, contrast = rim_contrast(frame, q.pts)
@@ -742,14 +753,15 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
         corner = (a1 + t[0] * d1).astype(np.float32)
         # the sides' directions from the outline near the corner only: a run of the polygon may go on along the
         # other card's side, nearly in line with this one
-        near = np.linalg.norm(pts - corner, axis=1)
-        k0 = int(near.argmin())
+        rel = pts - corner
+        k0 = int(np.linalg.norm(rel, axis=1).argmin())
         sides = []
         for step, d in ((-1, -d1), (1, d2)):
             idx = (k0 + step * np.arange(len(pts))) % len(pts)
-            along = (pts[idx] - corner) @ d
+            rel_idx = rel[idx]
+            along = rel_idx @ d
             sel = idx[(along > 0.12 * short) & (along < 0.5 * short)
-                      & (np.abs((pts[idx] - corner) @ np.array([-d[1], d[0]])) < 0.15 * short)]
+                      & (np.abs(rel_idx @ np.array([-d[1], d[0]])) < 0.15 * short)]
             if len(sel) < 5:
                 break
             vx, vy, px, py = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -912,7 +924,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
     unions: list[np.ndarray] = []
     edge_maps: list[np.ndarray] = []
-    fitted: list[tuple[int, int, int, int]] = []
+    fitted = np.zeros((0, 4), np.int64)
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
@@ -924,10 +936,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                     unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
                 # a region another view already outlined (within 2 px) gives the same card: on an unknown surface
                 # every outline is snapped to the card's edges at the end, so it need not be fitted twice
-                box = cv2.boundingRect(c)
-                if fitted and bool((np.abs(np.array(fitted) - box).max(axis=1) <= 2).any()):
+                box = np.array(cv2.boundingRect(c))
+                if len(fitted) and bool((np.abs(fitted - box).max(axis=1) <= 2).any()):
                     continue
-                fitted.append(box)
+                fitted = np.vstack([fitted, box])
             q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
@@ -1008,8 +1020,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
                               np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
     centres = np.array([p.mean(axis=0) for p in sure])
-    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light)
-    paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
+    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
+    # measured when a pair is first found (most frames have none)
+    paper: np.ndarray | None = None
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
     lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
@@ -1017,7 +1030,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         a = cv2.contourArea(c)
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
-        (cx, cy), _, _ = cv2.minAreaRect(c)
+        hull = cv2.convexHull(c)
+        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
         short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
@@ -1026,7 +1040,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue
         if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
             continue  # the same pair seen by another view
-        if cv2.contourArea(cv2.convexHull(c)) > 1.43 * a:
+        if cv2.contourArea(hull) > 1.43 * a:
             continue
         x, y, w, h = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
@@ -1040,6 +1054,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue
         # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
         # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
+        if paper is None:
+            paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
         if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
