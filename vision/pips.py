@@ -58,7 +58,7 @@ def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # the paper's local brightness: a max filter wider than a pip removes the ink, the blur smooths the result;
     # glare and shadow gradients then cancel out
     paper = cv2.blur(cv2.dilate(grey, np.ones((21, 21), np.uint8)), (15, 15))
-    redness = np.clip(r - (g + b) / 2, 0, 255)
+    redness = np.maximum(r - (g + b) / 2, 0)  # (at most 255 already: ``np.clip``'s upper bound never acts)
     return np.maximum(paper - grey, 1.3 * redness), redness
 
 
