@@ -11,6 +11,7 @@ by ``cardref vision tune``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -643,6 +644,22 @@ def card_paleness(frame: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
+@functools.cache
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)``, kept per n (building it costs more than its use)."""
+    return np.triu_indices(n, 1)
+
+
+def _median1(v: np.ndarray) -> np.floating:
+    """``np.median`` of a 1-d array, the same value (the middle of a partial sort; the mean of the middle two in the
+    array's type), without its overhead."""
+    k = len(v) // 2
+    if len(v) % 2:
+        return np.partition(v, k)[k]
+    p = np.partition(v, [k - 1, k])
+    return (p[k - 1] + p[k]) / 2
+
+
 def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad with each side moved onto the card face's own edge, to a fraction of a pixel.
 
@@ -664,9 +681,9 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
     norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
     base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
-    grid = base[:, :, None, :] + offs[None, None, :, None] * norms[:, None, None, :]  # (4, T, M, 2)
-    grid = grid.reshape(4 * len(ts), len(offs), 2).astype(np.float32)
-    prof = cv2.remap(pale, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+    # (4, T, M) per coordinate: the same sums as one (4, T, M, 2) grid, without broadcasting over pairs
+    gx, gy = (base[:, :, None, j] + offs[None, None, :] * norms[:, None, None, j] for j in (0, 1))
+    prof = cv2.remap(pale, gx.reshape(4 * len(ts), len(offs)), gy.reshape(4 * len(ts), len(offs)), cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     prof = cv2.GaussianBlur(prof, (3, 1), 0)
     der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
@@ -695,19 +712,20 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
             # over its length, which a median offset alone took for disagreement
             tt, yy = ts[ok], pos[ok]
-            iu = np.triu_indices(len(tt), 1)
+            iu = _pairs(len(tt))
             dt = tt[iu[1]] - tt[iu[0]]
-            slope = float(np.median((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
-            icpt = float(np.median(yy - slope * tt))
+            slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
+            icpt = float(_median1(yy - slope * tt))
             ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
         if ok.sum() < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
         tt, yy = ts[ok], pos[ok]
-        tc = tt - tt.mean()
-        b1 = float((tc * (yy - yy.mean())).sum() / max(float((tc * tc).sum()), 1e-6))
-        a1 = float(yy.mean()) - b1 * float(tt.mean())
+        tm, ym = tt.mean(), yy.mean()
+        tc = tt - tm
+        b1 = float((tc * (yy - ym)).sum() / max(float((tc * tc).sum()), 1e-6))
+        a1 = float(ym) - b1 * float(tm)
         lines.append((p, d, n, a1, b1))
     # each side as a point and direction, the corners as the meets of neighbouring sides
     sides = []
