@@ -761,17 +761,18 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
     sign = 1.0 if area2 > 0 else -1.0
     segs = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    long_ix = [i for i, (a, b) in enumerate(segs) if np.linalg.norm(b - a) >= 0.3 * short]
+    seg_len = [_vlen(b - a) for a, b in segs]
+    long_ix = [i for i in range(n) if seg_len[i] >= 0.3 * short]
     out = []
     for k, i in enumerate(long_ix):
         j = long_ix[(k + 1) % len(long_ix)]
         between = range(i + 1, j + (n if j <= i else 0))
-        gap = sum(float(np.linalg.norm(segs[m % n][1] - segs[m % n][0])) for m in between)
+        gap = sum(float(seg_len[m % n]) for m in between)
         if gap > 0.3 * short:  # a notch or a third side between them, not a rounded corner
             continue
         (a1, b1), (a2, b2) = segs[i], segs[j]
-        d1 = (b1 - a1) / np.linalg.norm(b1 - a1)
-        d2 = (b2 - a2) / np.linalg.norm(b2 - a2)
+        d1 = (b1 - a1) / seg_len[i]
+        d2 = (b2 - a2) / seg_len[j]
         cross = float(d1[0] * d2[1] - d1[1] * d2[0])
         if cross * sign <= 0 or abs(float(d1 @ d2)) > 0.3:  # a concave turn (where cards cross), or not square
             continue
@@ -802,6 +803,9 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
                 corner, d1, d2 = (p1 + t[0] * v1).astype(np.float32), -v1, v2
         out.append((corner, -d1, d2))
     return out
+
+
+_HIDDEN_T = np.linspace(0.08, 0.92, 40)
 
 
 def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
@@ -851,7 +855,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                     continue
                 if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (np.count_nonzero(m & o[1]),)):
                     continue  # (IoU > 0.6 with one already there)
-                sp = (np.concatenate([q[k] + (q[(k + 1) % 4] - q[k]) * t_side for k in range(4)]) - off) * f
+                sp = ((q[:, None, :] + (q[_NEXT] - q)[:, None, :] * t_side[None]).reshape(-1, 2) - off) * f
                 sp = np.round(sp).astype(int)
                 ok = (sp[:, 0] >= 0) & (sp[:, 0] < w_roi) & (sp[:, 1] >= 0) & (sp[:, 1] < h_roi)
                 base = np.ones(len(sp), bool)
@@ -882,7 +886,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
 
     def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
         """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
-        pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * np.linspace(0.08, 0.92, 40)[:, None] for i in range(4)])
+        pts = (q[:, None, :] + (q[_NEXT] - q)[:, None, :] * _HIDDEN_T[None, :, None]).reshape(-1, 2)
         shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
         p = np.round(pts[_inside(shrunk, pts)]).astype(int)
         ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
@@ -904,22 +908,18 @@ def _inside(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Which points lie strictly inside the polygon: ``cv2.pointPolygonTest(poly, pt, False) > 0`` for every point
     at once (OpenCV's crossing count, with its float32 points and double products, so the same answers on the
     outline too)."""
-    poly = poly.reshape(-1, 2).astype(np.float32)
+    v = poly.reshape(-1, 2).astype(np.float32)
+    v0 = np.roll(v, 1, axis=0)  # each edge from the previous vertex to this one, all edges at once
     p = pts.reshape(-1, 2).astype(np.float32)
-    px, py = p[:, 0], p[:, 1]
-    count = np.zeros(len(p), np.int32)
-    on = np.zeros(len(p), bool)
-    v = poly[-1]
-    for i in range(len(poly)):
-        v0, v = v, poly[i]
-        skip = ((v0[1] <= py) & (v[1] <= py)) | ((v0[1] > py) & (v[1] > py)) | ((v0[0] < px) & (v[0] < px))
-        on |= skip & (py == v[1]) & ((px == v[0]) | ((py == v0[1]) & (((v0[0] <= px) & (px <= v[0]))
-                                                                     | ((v[0] <= px) & (px <= v0[0])))))
-        dist = ((py - v0[1]).astype(np.float64) * np.float64(v[0] - v0[0])
-                - (px - v0[0]).astype(np.float64) * np.float64(v[1] - v0[1]))
-        on |= ~skip & (dist == 0)
-        count += ~skip & ((dist < 0) if v[1] < v0[1] else (dist > 0))
-    return (count % 2 == 1) & ~on
+    px, py = p[None, :, 0], p[None, :, 1]
+    vx, vy, v0x, v0y = v[:, :1], v[:, 1:], v0[:, :1], v0[:, 1:]
+    skip = ((v0y <= py) & (vy <= py)) | ((v0y > py) & (vy > py)) | ((v0x < px) & (vx < px))
+    on = skip & (py == vy) & ((px == vx) | ((py == v0y) & (((v0x <= px) & (px <= vx)) | ((vx <= px) & (px <= v0x)))))
+    dist = ((py - v0y).astype(np.float64) * (vx - v0x).astype(np.float64)
+            - (px - v0x).astype(np.float64) * (vy - v0y).astype(np.float64))
+    on |= ~skip & (dist == 0)
+    count = (~skip & np.where(vy < v0y, dist < 0, dist > 0)).sum(axis=0)
+    return (count % 2 == 1) & ~on.any(axis=0)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
