@@ -153,7 +153,7 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
 def _orient(quad: np.ndarray) -> np.ndarray:
     """Reorder to TL, TR, BR, BL of an upright card: clockwise, first side a short side (the 0/180 ambiguity stays)."""
     q = quad.copy()
-    c = q.mean(axis=0)
+    c = q.sum(axis=0) / 4  # (``mean``: the same values, dividing by four is exact)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
     s01 = _vlen(q[1] - q[0]) + _vlen(q[3] - q[2])
@@ -269,14 +269,14 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
     pts = hull.reshape(-1, 2).astype(np.float32)
     # the hull walked in steps of about 2 px (every other one kept), as one array: edge i gives k_i points
-    step = np.roll(pts, -1, axis=0) - pts
+    step = np.concatenate((pts[1:], pts[:1])) - pts
     ks = np.maximum(1, (np.linalg.norm(step, axis=1) / 2).astype(int))
-    idx = np.repeat(np.arange(len(pts)), ks)
-    frac = (np.arange(len(idx)) - np.repeat(np.cumsum(ks) - ks, ks)) / np.repeat(ks, ks)
-    dense_pts = (pts[idx] + step[idx] * frac[:, None].astype(np.float32))[::2]
+    idx = np.repeat(np.arange(len(pts)), ks)[::2]  # (only the points kept are computed)
+    frac = (np.arange(0, len(idx) * 2 - 1, 2) - (np.cumsum(ks) - ks)[idx]) / ks[idx]
+    dense_pts = pts[idx] + step[idx] * frac[:, None].astype(np.float32)
     nxt = quad[_NEXT]
     dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
-    rel = dense_pts[:, None, :] - quad[None, :, :]
+    rel = (dense_pts.view(np.complex64) - quad.view(np.complex64).T).view(np.float32).reshape(-1, 4, 2)
     dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
     # bows straight edges by more than 3.5 px over a few hundred)
