@@ -305,8 +305,8 @@ def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
     inner = cen + (quad - cen) * (1 - 7 / half) - [x0, y0]
     cv2.fillConvexPoly(band, np.round(outer).astype(np.int32), 1)
     cv2.fillConvexPoly(band, np.round(inner).astype(np.int32), 0)
-    n = int(band.sum())
-    return float(np.count_nonzero(roi[band > 0])) / n if n else 0.0
+    n = np.count_nonzero(band)
+    return float(np.count_nonzero(np.logical_and(roi, band))) / n if n else 0.0
 
 
 def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -324,7 +324,13 @@ def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     px = roi[band > 0]
     if len(px) == 0:
         return np.zeros(3, np.float32)
-    return np.median(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
+    # per channel, the middle of a partial sort of the bytes (``np.median`` of them as float32: the same values)
+    lab = np.ascontiguousarray(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).T)
+    k = len(px) // 2
+    if len(px) % 2:
+        return np.partition(lab, k, axis=1)[:, k].astype(np.float32)
+    mid = np.partition(lab, [k - 1, k], axis=1)[:, k - 1 : k + 1].astype(np.float32)
+    return (mid[:, 0] + mid[:, 1]) / 2
 
 
 _DEG3, _DEG10, _DEG15 = (float(np.deg2rad(d)) for d in (3, 10, 15))
