@@ -847,26 +847,35 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     t_side = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
     best, best_fit = None, 0.0
     # (the masks' pixels are counted with ``np.count_nonzero``: the same counts as ``.sum()`` in a fraction of its time)
-    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
-    for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
+    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size; every
+    # hypothesis (size, corner, which side is the short one) is drawn up at once, in the order they are tried
+    scales = (0.9, 0.95, 1.0, 1.05, 1.1)
+    cs, d1s, d2s = (np.array([k[j] for k in corners], np.float32)[None, :, None, :] for j in range(3))
+    lens = np.array([[(short * sc, long * sc), (long * sc, short * sc)] for sc in scales], np.float32)
+    l1s, l2s = lens[:, None, :, 0, None], lens[:, None, :, 1, None]  # (scale, 1, way, 1)
+    p1 = cs + l1s * d1s
+    qs = np.stack(np.broadcast_arrays(cs, p1, p1 + l2s * d2s, cs + l2s * d2s), axis=-2)  # (scale, corner, way, 4, 2)
+    polys = np.round((qs - off) * f).astype(np.int32)
+    sps = np.round(((qs[..., :, None, :] + (qs[..., _NEXT, :] - qs)[..., :, None, :] * t_side)
+                    .reshape(qs.shape[:3] + (-1, 2)) - off) * f).astype(int)
+    oks = (sps[..., 0] >= 0) & (sps[..., 0] < w_roi) & (sps[..., 1] >= 0) & (sps[..., 1] < h_roi)
+    bases = np.ones(oks.shape, bool)
+    bases[oks] = seen_alone[sps[..., 1][oks], sps[..., 0][oks]]
+    masks = np.zeros(qs.shape[:3] + region.shape, np.uint8)
+    for si in range(len(scales)):
         hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
-        for corner, d1, d2 in corners:
-            for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
-                q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
-                mu8 = np.zeros_like(region)
-                cv2.fillConvexPoly(mu8, np.round((q - off) * f).astype(np.int32), 1)
+        for ci in range(len(corners)):
+            for wi in range(2):
+                q = qs[si, ci, wi]
+                mu8 = masks[si, ci, wi]
+                cv2.fillConvexPoly(mu8, polys[si, ci, wi], 1)
                 m = mu8.view(bool)
                 nq = np.count_nonzero(m)
                 if nq == 0 or np.count_nonzero(m & reg) < 0.88 * nq:
                     continue
                 if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (np.count_nonzero(m & o[1]),)):
                     continue  # (IoU > 0.6 with one already there)
-                sp = ((q[:, None, :] + (q[_NEXT] - q)[:, None, :] * t_side[None]).reshape(-1, 2) - off) * f
-                sp = np.round(sp).astype(int)
-                ok = (sp[:, 0] >= 0) & (sp[:, 0] < w_roi) & (sp[:, 1] >= 0) & (sp[:, 1] < h_roi)
-                base = np.ones(len(sp), bool)
-                base[ok] = seen_alone[sp[ok, 1], sp[ok, 0]]
-                hyps.append((q, m, nq, sp, ok, base))
+                hyps.append((q, m, nq, sps[si, ci, wi], oks[si, ci, wi], bases[si, ci, wi]))
         for i in range(len(hyps)):
             qa_, ma_, na_, spa, oka, basea = hyps[i]
             for j in range(i + 1, len(hyps)):
