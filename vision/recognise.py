@@ -764,7 +764,8 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     n = len(poly)
     if n < 3:
         return []
-    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    nxt = np.concatenate((poly[1:], poly[:1]))  # (``np.roll`` by one, without its overhead)
+    area2 = float(np.sum(poly[:, 0] * nxt[:, 1] - nxt[:, 0] * poly[:, 1]))
     sign = 1.0 if area2 > 0 else -1.0
     segs = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
     seg_len = [_vlen(b - a) for a, b in segs]
