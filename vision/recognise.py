@@ -128,7 +128,7 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
     # of coordinates, in a quarter of the time)
     rel = pts.view(np.complex64)[None, :, 0] - approx.view(np.complex64)[:, None, 0]
     rel = rel.view(np.float32).reshape(4, -1, 2)
-    along = np.stack([rel[i] @ d[i] for i in range(4)])
+    along = np.matmul(rel, d[:, :, None])[..., 0]  # (per side the same BLAS product as ``rel[i] @ d[i]``, batched)
     dist = np.abs(rel[..., 0] * d[:, 1:2] - rel[..., 1] * d[:, 0:1])
     # the middle of each side only: the rounded corners would pull the line inward
     sel = (along > 0.15 * n[:, None]) & (along < 0.85 * n[:, None]) & (dist < np.maximum(4.0, 0.015 * n)[:, None])
@@ -650,6 +650,9 @@ def card_paleness(frame: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
+_SNAP_T = np.linspace(0.15, 0.85, 24, dtype=np.float32)  # where along each side snapping samples it
+
+
 @functools.cache
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.triu_indices(n, 1)``, kept per n (building it costs more than its use)."""
@@ -675,12 +678,12 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     A side is moved (offset and a slight turn) only where most of its samples agree on that drop; elsewhere (a side
     lying over another card, white on white) it stays where it was."""
     q = quad.astype(np.float32)
-    cen = q.mean(axis=0)
+    cen = q.sum(axis=0) / 4  # (``mean``: the same values)
     short = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
     # the outlines err mostly outwards (by up to a tenth of the card's width: an outer edge band, a shadow)
     reach = max(5.0, 0.1 * short)
     offs = np.arange(-reach, max(4.0, 0.06 * short) + 0.01, 0.5, dtype=np.float32)
-    ts = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    ts = _SNAP_T
     # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
     nxt = q[_NEXT]
     dirs = (nxt - q) / np.maximum(np.linalg.norm(nxt - q, axis=1), 1e-6)[:, None]
@@ -703,7 +706,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     k = der.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
     drop = -der[rows, k]
     # subpixel: a parabola through the steepest step and its neighbours
-    km = np.clip(k, 1, der.shape[1] - 2)
+    km = np.minimum(np.maximum(k, 1), der.shape[1] - 2)
     a, b, c = (der[rows, km + j] for j in (-1, 0, 1))
     den = a - 2 * b + c
     sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
@@ -713,7 +716,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     for i in range(4):
         p, d, n = q[i], dirs[i], norms[i]
         pos, ok = pos_all[i], ok_all[i]
-        if ok.sum() >= 0.5 * len(ts):
+        if np.count_nonzero(ok) >= 0.5 * len(ts):
             # the samples that lie on one straight line (within a pixel), found by a robust fit (the median of
             # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
             # over its length, which a median offset alone took for disagreement
@@ -723,7 +726,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
             icpt = float(_median1(yy - slope * tt))
             ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
-        if ok.sum() < 0.5 * len(ts):
+        if np.count_nonzero(ok) < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
@@ -736,7 +739,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     # each side as a point and direction, the corners as the meets of neighbouring sides
     sides = []
     for p, d, n, a1, b1 in lines:
-        length = float(np.linalg.norm(q[(len(sides) + 1) % 4] - q[len(sides)]))
+        length = float(_vlen(q[(len(sides) + 1) % 4] - q[len(sides)]))
         s0 = p + n * a1
         s1 = p + d * length + n * (a1 + b1)
         sides.append((s0, s1))
