@@ -193,8 +193,8 @@ def colourful(card: np.ndarray) -> float:
     picture has them, a number card's pips are red or black."""
     h, w = card.shape[:2]
     hsv = cv2.cvtColor(card[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)], cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    return float(((sat > 90) & (val > 60) & (hue >= 15) & (hue <= 150)).mean())
+    # hue 15-150, saturation > 90, value > 60 (OpenCV's bytes), counted in one pass
+    return cv2.countNonZero(cv2.inRange(hsv, (15, 91, 61), (150, 255, 255))) / (hsv.shape[0] * hsv.shape[1])
 
 
 COUNT_OF_RANK = {r: c for c, r in RANK_OF_COUNT.items()}

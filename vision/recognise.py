@@ -1054,9 +1054,15 @@ def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float =
 def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     """The best-scored outlines, each overlapping none better than it by more than half (IoU)."""
     out: list[tuple[float, Quad]] = []
+    boxes: list[tuple[float, float, float, float]] = []
     for k, q in sorted(cands, key=lambda t: -t[0]):
-        if all(_iou(q.pts, o.pts) < 0.5 for _, o in out):
+        x0, y0 = q.pts.min(axis=0).tolist()
+        x1, y1 = q.pts.max(axis=0).tolist()
+        # (outlines whose boxes are apart do not overlap: their IoU, 0, is not computed)
+        if all(bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0 or _iou(q.pts, o.pts) < 0.5
+               for (_, o), (bx0, by0, bx1, by1) in zip(out, boxes, strict=True)):
             out.append((k, q))
+            boxes.append((x0, y0, x1, y1))
     return out
 
 
