@@ -570,6 +570,17 @@ def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: f
     return q.whole + plain + _size_bonus(q.pts), q
 
 
+def _byte_medians(px: np.ndarray) -> np.ndarray:
+    """``np.median(px, axis=0)`` of an (N, C) array of bytes (float64, the mean of the middle two for even N), from
+    a partial sort per column: the same values in a fraction of the time."""
+    cols = np.ascontiguousarray(px.T)
+    k = cols.shape[1] // 2
+    if cols.shape[1] % 2:
+        return np.partition(cols, k, axis=1)[:, k].astype(np.float64)
+    mid = np.partition(cols, [k - 1, k], axis=1)
+    return (mid[:, k - 1].astype(np.float64) + mid[:, k].astype(np.float64)) / 2
+
+
 def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known: list[Quad],
                      centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as the regions paler than a threshold of the whole frame's paleness (``card_paleness``).
@@ -599,7 +610,7 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
     # (in BGR, not Lab: converting the frame cost more than the rest of this view)
     smooth = cv2.GaussianBlur(src, (5, 5) if k == 1 else (3, 3), 0)
     step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / 20000)))
-    table = np.median(smooth[::step, ::step].reshape(-1, 3), axis=0)
+    table = _byte_medians(smooth[::step, ::step].reshape(-1, 3))
     diff = cv2.absdiff(smooth, (float(table[0]), float(table[1]), float(table[2]), 0.0))
     dist = cv2.transform(diff, np.ones((1, 3), np.float32))  # the sum of the channels' differences
     t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -619,21 +630,25 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
     for img, t in levels:
         b = cv2.morphologyEx(cv2.compare(img, t, cv2.CMP_GT), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if len(c) < 4 * min_side / k:
-                continue
+        # (the specks dropped before the loop; then the cheap tests first, each region's hull taken once for its
+        # solidity, rectangle and fit: the same regions pass as in any order)
+        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side / k)
+        for c in (contours[i] for i in long_enough.tolist()):
             c = c * k if k > 1 else c
             area = cv2.contourArea(c)
-            if area < min_area or _known(c, area, known_boxes):
+            if area < min_area:
                 continue
             # (a card's region is nearly convex; the tones of clutter, wood grain and shading are not, and are
             # dropped before the costly fit)
-            if area < 0.75 * cv2.contourArea(cv2.convexHull(c)):
+            hull = cv2.convexHull(c)
+            if area < 0.75 * cv2.contourArea(hull):
                 continue
-            _, (rw, rh), _ = cv2.minAreaRect(c)
+            if _known(c, area, known_boxes, hull):
+                continue
+            _, (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
             if area < 0.8 * rw * rh:  # (a chip, a round or ragged patch: a card fills its rectangle)
                 continue
-            cand = _rim_checked(frame, pale, c, min_side, centre)
+            cand = _rim_checked(frame, pale, c, min_side, centre, hull)
             # only where the other views found nothing: where they did, their outline follows the card's own
             # edges, while a tone's region may take in a shadow or a patch of table of the card's tone
             if cand is not None and all(_iou(cand[1].pts, q) < 0.2 and cv2.pointPolygonTest(
