@@ -572,13 +572,14 @@ def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: f
 
 def _byte_medians(px: np.ndarray) -> np.ndarray:
     """``np.median(px, axis=0)`` of an (N, C) array of bytes (float64, the mean of the middle two for even N), from
-    a partial sort per column: the same values in a fraction of the time."""
-    cols = np.ascontiguousarray(px.T)
-    k = cols.shape[1] // 2
-    if cols.shape[1] % 2:
-        return np.partition(cols, k, axis=1)[:, k].astype(np.float64)
-    mid = np.partition(cols, [k - 1, k], axis=1)
-    return (mid[:, k - 1].astype(np.float64) + mid[:, k].astype(np.float64)) / 2
+    each column's histogram: the same values in a fraction of the time."""
+    n, k = len(px), len(px) // 2
+    out = []
+    for col in px.T:
+        counts = np.bincount(col, minlength=256).cumsum()
+        hi = float(np.searchsorted(counts, k + 1))  # the (k+1)-th smallest value
+        out.append(hi if n % 2 else (float(np.searchsorted(counts, k)) + hi) / 2)
+    return np.array(out)
 
 
 def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known: list[Quad],
@@ -612,7 +613,10 @@ def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known
     step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / 20000)))
     table = _byte_medians(smooth[::step, ::step].reshape(-1, 3))
     diff = cv2.absdiff(smooth, (float(table[0]), float(table[1]), float(table[2]), 0.0))
-    dist = cv2.transform(diff, np.ones((1, 3), np.float32))  # the sum of the channels' differences
+    # the sum of the channels' differences (saturated at 255, as cv2.transform's was: the same bytes, a fifth of
+    # its time)
+    d0, d1, d2 = cv2.split(diff)
+    dist = cv2.add(cv2.add(d0, d1), d2)
     t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     if t3 >= 8:
         levels.append((dist, t3))
