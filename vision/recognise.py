@@ -498,7 +498,8 @@ def _size_bonus(quad: np.ndarray) -> float:
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
                        centre: tuple[float, float] | None = None,
                        unions: list[np.ndarray] | None = None,
-                       edge_maps: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+                       edge_maps: list[np.ndarray] | None = None,
+                       paleness: np.ndarray | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -508,12 +509,13 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
     lies are not fitted again. Regions nearly convex enough to be two overlapping cards are added to ``unions``
     (for ``split_pair``, once the card's size is known), and its (dilated) edge maps to ``edge_maps``.
+    ``paleness``: the frame's ``card_paleness``, when the caller has it.
     """
     known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
-    pale: np.ndarray | None = None
+    pale = paleness
     for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
         if edge_maps is not None:
@@ -1019,9 +1021,11 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
+        # (one paleness map for the edge and threshold views and the snapping: it was computed up to three times)
+        paleness = card_paleness(frame)
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
-                                    edge_maps)
-        cands += _threshold_cards(frame, card_paleness(frame), min_side, [q for _, q in cands], centre)
+                                    edge_maps, paleness)
+        cands += _threshold_cards(frame, paleness, min_side, [q for _, q in cands], centre)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     # (the blob view's outlines: every point kept, with the same areas, hulls and fills as the compressed ones,
     # checked on 272 blobs of the development photos)
@@ -1054,7 +1058,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     cands = _drop_parts_of_cards(cands)
     out = _best_apart(cands)
     if any_surface and out:
-        pale = card_paleness(frame)
+        pale = paleness
         out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
