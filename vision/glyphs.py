@@ -69,14 +69,13 @@ def ink_components(ink: np.ndarray) -> np.ndarray:
     a big saturated pip (a red '9' next to a heart in a photo: its strokes are a pixel or two wide, its ink half the
     pip's). Marks are found at a low threshold, and each is then cut at INK_SHARE of its own peak; a mark whose
     peak is weak beside the strongest ink is paper texture or a shadow, not print."""
-    top = float(np.percentile(ink, 99))
+    top = pipslib.percentile(ink, 99)
     low = (ink > max(30.0, 0.15 * top)).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
-    peak = np.full(n, np.inf, np.float32)
-    for i in range(1, n):
-        x, y, w, h = stats[i, :4]
-        box = lab[y : y + h, x : x + w] == i
-        peak[i] = ink[y : y + h, x : x + w][box].max()
+    # each mark's peak ink at once: the largest ink over the pixels of each label
+    peak = np.full(n, -np.inf, np.float32)
+    np.maximum.at(peak, lab.ravel(), ink.ravel())
+    peak[0] = np.inf
     keep = peak >= max(35.0 / INK_SHARE, 0.3 * top)
     return ((ink > INK_SHARE * peak[lab]) & keep[lab]).astype(np.uint8)
 
@@ -87,8 +86,8 @@ def corner_index(card: np.ndarray) -> Index | None:
     trim = max(TRIM, round(TRIM * w / 120))  # the rim is a share of the card, read at whatever size
     crop = card[trim : int(BOX[1] * h), trim : int(BOX[0] * w)].astype(np.float32)
     b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
-    grey = crop.mean(axis=2)
-    paper = float(np.percentile(grey, 80))
+    grey = (b + g + r) / 3  # (``crop.mean(axis=2)``: sums of bytes are exact in float32)
+    paper = pipslib.percentile(grey, 80)
     redness = np.clip(r - (g + b) / 2, 0, 255)
     ink = np.maximum(paper - grey, 1.3 * redness)
     if float(ink.max()) < 60:
@@ -133,7 +132,9 @@ def corner_index(card: np.ndarray) -> Index | None:
         return None
     if sh < 0.3 * (ry1 - ry0) or sh > 1.3 * (ry1 - ry0):
         return None
-    rmask = np.isin(lab, [c[5] for c in rank])
+    is_rank = np.zeros(n, bool)
+    is_rank[[c[5] for c in rank]] = True
+    rmask = is_rank[lab]
     smask = lab == si
     glyph_px = rmask | smask
     red_share = float((redness[glyph_px] > 40).mean())

@@ -14,6 +14,7 @@ corner index; the generic reader accepts a pip card only when the index does not
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -51,12 +52,26 @@ def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink (darkness against the local paper, or redness) and redness of a rectified card, float32."""
     f = card.astype(np.float32)
     b, g, r = f[..., 0], f[..., 1], f[..., 2]
-    grey = f.mean(axis=2)
+    # (the channels' mean: sums of bytes are exact in float32, so the same values as ``f.mean(axis=2)``, in a tenth
+    # of its time)
+    grey = cv2.transform(f, np.ones((1, 3), np.float32)).reshape(f.shape[:2]) / 3
     # the paper's local brightness: a max filter wider than a pip removes the ink, the blur smooths the result;
     # glare and shadow gradients then cancel out
     paper = cv2.blur(cv2.dilate(grey, np.ones((21, 21), np.uint8)), (15, 15))
-    redness = np.clip(r - (g + b) / 2, 0, 255)
+    redness = np.maximum(r - (g + b) / 2, 0)  # (at most 255 already: ``np.clip``'s upper bound never acts)
     return np.maximum(paper - grey, 1.3 * redness), redness
+
+
+def percentile(a: np.ndarray, q: float) -> float:
+    """``np.percentile(a, q)`` (linear interpolation, numpy's own rounding) from a partial sort: a third of the time."""
+    flat = a.ravel()
+    pos = q / 100 * (flat.size - 1)
+    lo = int(pos)
+    hi = min(lo + 1, flat.size - 1)
+    part = np.partition(flat, [lo, hi]) if hi != lo else np.partition(flat, lo)
+    x, y = part[lo], part[hi]
+    t = pos - lo
+    return float(y - (y - x) * (1 - t) if t >= 0.5 else x + (y - x) * t)
 
 
 def find_pips(card: np.ndarray) -> Pips | None:
@@ -66,7 +81,7 @@ def find_pips(card: np.ndarray) -> Pips | None:
     fx0, fx1 = int(FIELD_X[0] * w), int(FIELD_X[1] * w)
     fy0, fy1 = int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
     field = ink[fy0:fy1, fx0:fx1]
-    top = float(np.percentile(field, 99.5))
+    top = float(percentile(field, 99.5))
     if top < 50:
         return None
     thr = max(30.0, 0.45 * top)
@@ -76,16 +91,11 @@ def find_pips(card: np.ndarray) -> Pips | None:
     binary[:, : int(0.03 * w)] = 0
     binary[:, -int(0.03 * w):] = 0
     n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    comps = []
     min_area = 0.0008 * w * h
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        cx, cy = cents[i]
-        if area < min_area:
-            continue
-        if not (fx0 <= cx <= fx1 and fy0 <= cy <= fy1):
-            continue
-        comps.append((x, y, bw, bh, area, i, float(cx), float(cy)))
+    # the sizeable components centred in the field, picked out at once (most components are specks)
+    keep = np.flatnonzero((stats[1:, cv2.CC_STAT_AREA] >= min_area) & (cents[1:, 0] >= fx0) & (cents[1:, 0] <= fx1)
+                          & (cents[1:, 1] >= fy0) & (cents[1:, 1] <= fy1)) + 1
+    comps = [(*(int(v) for v in stats[i]), int(i), float(cents[i, 0]), float(cents[i, 1])) for i in keep]
     if not comps:
         return None
 
@@ -95,38 +105,57 @@ def find_pips(card: np.ndarray) -> Pips | None:
 
     cands = [c for c in comps if pip_like(c)]
     best: list = []
-    for seed in cands:
-        grp = [c for c in cands if 0.6 < c[4] / seed[4] < 1.67 and 0.75 < c[2] / seed[2] < 1.33
-               and 0.75 < c[3] / seed[3] < 1.33]
-        if len(grp) > len(best) or (len(grp) == len(best) and best and grp[0][4] > best[0][4]):
-            best = grp
+    if cands:
+        # every seed's group at once: member c of seed s when their areas, widths and heights are alike
+        a = np.array([c[:5] for c in cands], np.float64)
+        ra = a[None, :, 4] / a[:, None, 4]
+        rw = a[None, :, 2] / a[:, None, 2]
+        rh = a[None, :, 3] / a[:, None, 3]
+        member = (0.6 < ra) & (ra < 1.67) & (0.75 < rw) & (rw < 1.33) & (0.75 < rh) & (rh < 1.33)
+        sizes = member.sum(axis=1)
+        first = member.argmax(axis=1)
+        b_len, b_first = 0, -1
+        for k in range(len(cands)):
+            n_k = int(sizes[k])
+            if n_k == 0:
+                continue
+            if n_k > b_len or (n_k == b_len and b_len and cands[first[k]][4] > cands[b_first][4]):
+                b_len, b_first, b_seed = n_k, int(first[k]), k
+        if b_len:
+            best = [c for c, m in zip(cands, member[b_seed], strict=True) if m]
     if not best or len(best) > 10:
         return None
-    ref_area = float(np.median([c[4] for c in best]))
+    ref_area = float(statistics.median([c[4] for c in best]))
     ids = {c[5] for c in best}
     # every other sizeable ink in the field (a picture, text, a merged pair of pips) makes the layout unclear
     stray = sum(c[4] for c in comps if c[5] not in ids and c[4] > 0.25 * ref_area)
     if stray > 0:
         return None
     count = len(best)
-    pw = float(np.median([c[2] for c in best]))
+    pw = float(statistics.median([c[2] for c in best]))
     if count == 1:
         _, _, bw, bh, _, _, cx, cy = best[0]
         if abs(cx - (w - 1) / 2) > 0.08 * w or abs(cy - (h - 1) / 2) > 0.08 * h:
             return None
     elif pw > 0.3 * w or pw < 0.05 * w:
         return None
-    # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column)
+    # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column). The axis
+    # and the centre are the layout's own (the middle of its extreme pips), not the card's: an outline a few
+    # pixels off (a shadow taken in, a side cut by glare) or a card seen obliquely moves the whole layout off the
+    # rectified card's centre, which is no reason to doubt the count
     pts = np.array([[c[6], c[7]] for c in best])
+    mid = (pts.min(axis=0) + pts.max(axis=0)) / 2
+    if count > 1 and (abs(mid[0] - (w - 1) / 2) > 0.08 * w or abs(mid[1] - (h - 1) / 2) > 0.08 * h):
+        return None
     mir = pts.copy()
-    mir[:, 0] = (w - 1) - mir[:, 0]
+    mir[:, 0] = 2 * mid[0] - mir[:, 0]
     d = np.sqrt(((mir[:, None, :] - pts[None, :, :]) ** 2).sum(-1)).min(axis=1)
     sym = float(d.max()) / pw
     if sym > 0.5:
         return None
     # and a two-way layout is the same turned by 180 degrees (a 7 has one pip without a partner): a card partly
     # covered, or with a pip lost in glare, shows a lopsided layout, not a smaller count
-    rot = (np.array([w - 1, h - 1], np.float64) - pts)[:, None, :]
+    rot = (2 * mid - pts)[:, None, :]
     unmatched = int((np.sqrt(((rot - pts[None, :, :]) ** 2).sum(-1)).min(axis=1) > 0.5 * pw).sum())
     if unmatched > (1 if count == 7 else 0):
         return None
@@ -138,8 +167,10 @@ def find_pips(card: np.ndarray) -> Pips | None:
         s = max(bw, bh)
         cx, cy = x + bw / 2, y + bh / 2
         x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
-        g = np.where(lab == i, ink, 0)[max(y0, 0) : y0 + s, max(x0, 0) : x0 + s]
-        g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
+        rows, cols = slice(max(y0, 0), y0 + s), slice(max(x0, 0), x0 + s)
+        g = np.where(lab[rows, cols] == i, ink[rows, cols], 0)
+        if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
+            g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
         g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
         # a two-way card's pips point away from the middle row: turning the lower half's pips makes every pip
         # off the middle stand upright, whichever way round the card lies; the middle row's pips stay ambiguous
@@ -148,7 +179,9 @@ def find_pips(card: np.ndarray) -> Pips | None:
             g = g[::-1, ::-1]
         upright.append(off)
         glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-    px = np.isin(lab, list(ids))
+    is_pip = np.zeros(n, bool)
+    is_pip[list(ids)] = True
+    px = is_pip[lab]
     red_share = float((redness[px] > 40).mean())
     if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
         return None
@@ -160,8 +193,8 @@ def colourful(card: np.ndarray) -> float:
     picture has them, a number card's pips are red or black."""
     h, w = card.shape[:2]
     hsv = cv2.cvtColor(card[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)], cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    return float(((sat > 90) & (val > 60) & (hue >= 15) & (hue <= 150)).mean())
+    # hue 15-150, saturation > 90, value > 60 (OpenCV's bytes), counted in one pass
+    return cv2.countNonZero(cv2.inRange(hsv, (15, 91, 61), (150, 255, 255))) / (hsv.shape[0] * hsv.shape[1])
 
 
 COUNT_OF_RANK = {r: c for c, r in RANK_OF_COUNT.items()}

@@ -11,6 +11,7 @@ by ``cardref vision tune``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -92,8 +93,14 @@ def card_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.bitwise_and(m, cv2.compare(v, cv2.subtract(ref, 40), cv2.CMP_GT))
 
 
+def _vlen(v: np.ndarray) -> np.floating:
+    """``np.linalg.norm`` of one float vector, the same value (its own formula, ``sqrt(v . v)``) without its
+    argument checks, which cost more than the sum on a hot path."""
+    return np.sqrt(v.dot(v))
+
+
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
-    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = (map(float, v) for v in (l1, l2))
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1.tolist(), l2.tolist()
     det = vx2 * vy1 - vx1 * vy2  # of [[vx1, -vx2], [vy1, -vy2]], solved by Cramer's rule (a hot path)
     if abs(det) < 1e-6:
         return None
@@ -111,23 +118,26 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
         return None
     approx = a.reshape(4, 2).astype(np.float32)
     pts = contour.reshape(-1, 2).astype(np.float32)
+    # the four sides at once (the outline has a few hundred points: numpy's per-call cost is most of the work)
+    d = approx[_NEXT] - approx
+    n = np.array([_vlen(v) for v in d], np.float32)
+    if (n < 5).any():
+        return None
+    d /= n[:, None]
+    # (each point less each corner, as complex numbers: the same float32 differences as broadcasting over the pairs
+    # of coordinates, in a quarter of the time)
+    rel = pts.view(np.complex64)[None, :, 0] - approx.view(np.complex64)[:, None, 0]
+    rel = rel.view(np.float32).reshape(4, -1, 2)
+    along = np.matmul(rel, d[:, :, None])[..., 0]  # (per side the same BLAS product as ``rel[i] @ d[i]``, batched)
+    dist = np.abs(rel[..., 0] * d[:, 1:2] - rel[..., 1] * d[:, 0:1])
+    # the middle of each side only: the rounded corners would pull the line inward
+    sel = (along > 0.15 * n[:, None]) & (along < 0.85 * n[:, None]) & (dist < np.maximum(4.0, 0.015 * n)[:, None])
     lines = []
-    for i in range(4):
-        p, q = approx[i], approx[(i + 1) % 4]
-        d = q - p
-        n = np.linalg.norm(d)
-        if n < 5:
-            return None
-        d /= n
-        rel = pts - p
-        along = rel @ d
-        dist = np.abs(rel[:, 0] * d[1] - rel[:, 1] * d[0])
-        # the middle of each side only: the rounded corners would pull the line inward
-        sel = (along > 0.15 * n) & (along < 0.85 * n) & (dist < max(4.0, 0.015 * n))
-        if sel.sum() < 5:
-            lines.append(np.array([d[0], d[1], p[0], p[1]]))
+    for i, k in enumerate(sel.sum(axis=1).tolist()):
+        if k < 5:
+            lines.append(np.array([d[i, 0], d[i, 1], approx[i, 0], approx[i, 1]]))
         else:
-            lines.append(cv2.fitLine(pts[sel], cv2.DIST_L2, 0, 0.01, 0.01).ravel())
+            lines.append(cv2.fitLine(pts[sel[i]], cv2.DIST_L2, 0, 0.01, 0.01).ravel())
     corners = []
     for i in range(4):
         c = _line_intersection(lines[i - 1], lines[i])
@@ -143,19 +153,19 @@ def fit_quad(contour: np.ndarray, hull: np.ndarray | None = None) -> np.ndarray 
 def _orient(quad: np.ndarray) -> np.ndarray:
     """Reorder to TL, TR, BR, BL of an upright card: clockwise, first side a short side (the 0/180 ambiguity stays)."""
     q = quad.copy()
-    c = q.mean(axis=0)
+    c = q.sum(axis=0) / 4  # (``mean``: the same values, dividing by four is exact)
     ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
     q = q[np.argsort(ang)]  # clockwise in image coordinates (y down)
-    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
-    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    s01 = _vlen(q[1] - q[0]) + _vlen(q[3] - q[2])
+    s12 = _vlen(q[2] - q[1]) + _vlen(q[0] - q[3])
     if s01 > s12:
         q = q[_NEXT]
     return q
 
 
-def _triple(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> float:
-    """(a x b) . c of three 3-vectors (``np.cross`` costs more than the rest of ``plane_aspect``)."""
-    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = (map(float, v) for v in (a, b, c))
+def _triple(a: tuple[float, float, float], b: tuple[float, float, float], c: tuple[float, float, float]) -> float:
+    """(a x b) . c of three 3-vectors."""
+    (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = a, b, c
     return (a1 * b2 - a2 * b1) * c0 + (a2 * b0 - a0 * b2) * c1 + (a0 * b1 - a1 * b0) * c2
 
 
@@ -163,85 +173,111 @@ _NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's ne
 _PREV = np.array([3, 0, 1, 2])
 
 
+MAX_TILT = 60.0  # degrees: the most oblique view of the table taken for a card seen obliquely (the spec: ~30)
+_COS_TILT = float(np.cos(np.radians(MAX_TILT)))
+
+
 def plane_aspect(quad: np.ndarray, centre: tuple[float, float], focal: float | None = None) -> float | None:
     """The width / height (side 0-1 over side 1-2) of the rectangle whose perspective image is ``quad`` (TL, TR,
     BR, BL), for a pinhole camera with its principal point at ``centre`` and an unknown focal length (Zhang & He,
     whiteboard scanning, 2007: the focal length follows from the two vanishing points being orthogonal). When the
     view leaves the focal length undefined (a pair of sides parallel in the image: tilted straight towards the
-    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera."""
-    m1, m2, m4, m3 = (np.array([p[0], p[1], 1.0]) for p in quad.astype(np.float64))
+    camera, or seen square-on) ``focal`` is used if given, else None; None too when the solution is not a camera,
+    or the rectangle would be seen more than ``MAX_TILT`` off square-on.
+
+    (In plain floats: it runs for every candidate outline, and numpy's per-call cost on 3-vectors was most of it.)"""
+    m1, m2, m4, m3 = ((float(p[0]), float(p[1]), 1.0) for p in quad)
     den2 = _triple(m2, m4, m3)
     den3 = _triple(m3, m4, m2)
     if abs(den2) < 1e-9 or abs(den3) < 1e-9:
         return None
     k2 = _triple(m1, m4, m3) / den2
     k3 = _triple(m1, m4, m2) / den3
-    n2 = k2 * m2 - m1
-    n3 = k3 * m3 - m1
-    u0, v0 = centre
-    scale = float(np.abs(quad).max())
+    n2 = (k2 * m2[0] - m1[0], k2 * m2[1] - m1[1], k2 - 1.0)
+    n3 = (k3 * m3[0] - m1[0], k3 * m3[1] - m1[1], k3 - 1.0)
+    u0, v0 = float(centre[0]), float(centre[1])
+    scale = max(abs(float(v)) for p in quad for v in p)
     f: float | None = None
     if (abs(n2[2]) > 1e-3 and abs(n3[2]) > 1e-3
-            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[:2] @ n3[:2])):
+            and abs(n2[2] * n3[2]) * scale * scale > 1e-6 * abs(n2[0] * n3[0] + n2[1] * n3[1])):
         f2 = -((n2[0] * n3[0] - (n2[0] * n3[2] + n2[2] * n3[0]) * u0 + n2[2] * n3[2] * u0 * u0)
                + (n2[1] * n3[1] - (n2[1] * n3[2] + n2[2] * n3[1]) * v0 + n2[2] * n3[2] * v0 * v0)) / (n2[2] * n3[2])
-        f = float(np.sqrt(f2)) if f2 > 0 else None
-        if f is not None and not 0.3 * scale < f < 5 * scale:  # not a camera (a phone's: about the image's size)
+        f = f2 ** 0.5 if f2 > 0 else None
+        # not a camera's (a phone's or webcam's: 0.5-1 of the image's longer side, a zoom up to about 3): near a
+        # degenerate view (two sides almost parallel) the vanishing points give any value, which then decides the
+        # aspect - a card 55 degrees off came out 1.78 long with f = 0.38 of the image
+        if f is not None and not 0.5 * 2 * max(u0, v0) < f < 4 * 2 * max(u0, v0):
             f = None
     if f is None:  # near that limit the vanishing points are too far to give it: the prior, if any
         if focal is None:
             return None
         f = focal
-    ainv = np.linalg.inv(np.array([[f, 0, u0], [0, f, v0], [0, 0, 1.0]]))
-    a2, a3 = ainv @ n2, ainv @ n3
-    return float(np.sqrt((a2 @ a2) / (a3 @ a3)))
+    # the sides' directions in space: the inverse camera matrix applied to the vanishing points
+    a2 = ((n2[0] - u0 * n2[2]) / f, (n2[1] - v0 * n2[2]) / f, n2[2])
+    a3 = ((n3[0] - u0 * n3[2]) / f, (n3[1] - v0 * n3[2]) / f, n3[2])
+    # the table seen more than MAX_TILT off square-on: no camera over a card table looks that flat, while any
+    # convex quad (a pair of cards, a patch of table) is the image of a card-shaped rectangle tilted far enough
+    normal = (a2[1] * a3[2] - a2[2] * a3[1], a2[2] * a3[0] - a2[0] * a3[2], a2[0] * a3[1] - a2[1] * a3[0])
+    if abs(normal[2]) < _COS_TILT * (normal[0] ** 2 + normal[1] ** 2 + normal[2] ** 2) ** 0.5:
+        return None
+    return ((a2[0] ** 2 + a2[1] ** 2 + a2[2] ** 2) / (a3[0] ** 2 + a3[1] ** 2 + a3[2] ** 2)) ** 0.5
 
 
 CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: poker 1.40, bridge 1.56, others between
 
 
-def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None) -> Quad | None:
+def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None,
+                       hull: np.ndarray | None = None) -> Quad | None:
     """A card outline from a region's contour, or None. With ``centre`` (the principal point: the middle of the
     whole camera image) a quad whose sides in the image are not card-like may still be a card seen obliquely: its
-    aspect is then taken in the table's plane (``plane_aspect``)."""
+    aspect is then taken in the table's plane (``plane_aspect``). ``hull``: the contour's convex hull, when the caller
+    has it."""
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
-    hull = cv2.convexHull(c)
+    hull = cv2.convexHull(c) if hull is None else hull
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
     short, long = min(rw, rh), max(rw, rh)
-    low = 1.05 if centre is None else 1.0
-    if short < 0.9 * min_side or not low <= long / max(short, 1) < 2.1 or area < 0.5 * rw * rh:
+    # (seen obliquely, a card's image is longer: up to about 2.8 for a poker card 55 degrees off; its aspect in the
+    # table's plane is checked below)
+    low, high = (1.05, 2.1) if centre is None else (1.0, 2.8)
+    if short < 0.9 * min_side or not low <= long / max(short, 1) < high or area < 0.5 * rw * rh:
         return None
     quad = fit_quad(c, hull)
     if quad is None:
         return None
     quad = _orient(quad)
-    short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
-    long = (np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])) / 2
-    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
+    short = (_vlen(quad[1] - quad[0]) + _vlen(quad[3] - quad[2])) / 2
+    long = (_vlen(quad[2] - quad[1]) + _vlen(quad[0] - quad[3])) / 2
+    ratio = None
+    if centre is not None:
         # a phone's or webcam's focal length is about 0.6-0.9 of the image's longer side: the prior where the view
-        # does not give it
+        # does not give it. Whatever its sides' ratio in the image, a quad that is no rectangle seen from a camera
+        # over the table (one seen more than MAX_TILT off) is no card: a pair of cards' outline can have a card's
+        # ratio
         ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
+        if ratio is None:
+            return None
+    if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
         if ratio is not None and ratio > 1:  # the card's long side is the quad's first side: turn it
             quad = quad[_NEXT]
             ratio = 1 / ratio
         if ratio is None or not CARD_ASPECT[0] < 1 / ratio < CARD_ASPECT[1]:
             return None
-        short = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])) / 2
+        short = (_vlen(quad[1] - quad[0]) + _vlen(quad[3] - quad[2])) / 2
     elif short < min_side or not 1.15 < long / short < 1.9:
         return None
     # how much of the outline runs along the quad's sides: a whole card ~1, a pile or a covered card less
     pts = hull.reshape(-1, 2).astype(np.float32)
     # the hull walked in steps of about 2 px (every other one kept), as one array: edge i gives k_i points
-    step = np.roll(pts, -1, axis=0) - pts
+    step = np.concatenate((pts[1:], pts[:1])) - pts
     ks = np.maximum(1, (np.linalg.norm(step, axis=1) / 2).astype(int))
-    idx = np.repeat(np.arange(len(pts)), ks)
-    frac = (np.arange(len(idx)) - np.repeat(np.cumsum(ks) - ks, ks)) / np.repeat(ks, ks)
-    dense_pts = (pts[idx] + step[idx] * frac[:, None].astype(np.float32))[::2]
+    idx = np.repeat(np.arange(len(pts)), ks)[::2]  # (only the points kept are computed)
+    frac = (np.arange(0, len(idx) * 2 - 1, 2) - (np.cumsum(ks) - ks)[idx]) / ks[idx]
+    dense_pts = pts[idx] + step[idx] * frac[:, None].astype(np.float32)
     nxt = quad[_NEXT]
     dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
-    rel = dense_pts[:, None, :] - quad[None, :, :]
+    rel = (dense_pts.view(np.complex64) - quad.view(np.complex64).T).view(np.float32).reshape(-1, 4, 2)
     dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
     # bows straight edges by more than 3.5 px over a few hundred)
@@ -270,8 +306,8 @@ def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
     inner = cen + (quad - cen) * (1 - 7 / half) - [x0, y0]
     cv2.fillConvexPoly(band, np.round(outer).astype(np.int32), 1)
     cv2.fillConvexPoly(band, np.round(inner).astype(np.int32), 0)
-    n = int(band.sum())
-    return float(np.count_nonzero(roi[band > 0])) / n if n else 0.0
+    n = np.count_nonzero(band)
+    return float(np.count_nonzero(np.logical_and(roi, band))) / n if n else 0.0
 
 
 def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -289,7 +325,16 @@ def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     px = roi[band > 0]
     if len(px) == 0:
         return np.zeros(3, np.float32)
-    return np.median(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32), axis=0)
+    # per channel, the middle of a partial sort of the bytes (``np.median`` of them as float32: the same values)
+    lab = np.ascontiguousarray(cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).T)
+    k = len(px) // 2
+    if len(px) % 2:
+        return np.partition(lab, k, axis=1)[:, k].astype(np.float32)
+    mid = np.partition(lab, [k - 1, k], axis=1)[:, k - 1 : k + 1].astype(np.float32)
+    return (mid[:, 0] + mid[:, 1]) / 2
+
+
+_DEG3, _DEG10, _DEG15 = (float(np.deg2rad(d)) for d in (3, 10, 15))
 
 
 def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
@@ -305,7 +350,7 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
         off = float(n[0] * x1 + n[1] * y1)
         for a, o in lines:
             da = min(abs(a - th), np.pi - abs(a - th))
-            if da < np.deg2rad(3) and abs(o - off if abs(a - th) < np.pi / 2 else o + off) < 4:
+            if da < _DEG3 and abs(o - off if abs(a - th) < np.pi / 2 else o + off) < 4:
                 break
         else:
             lines.append((th, off))
@@ -325,15 +370,16 @@ def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> np.ndarray | None
 _SIDE_T = np.linspace(0.12, 0.88, 24)
 
 
-def _side_support(edges_dil: np.ndarray, quad: np.ndarray) -> float:
-    """Share of points along the four sides (corners left out) that lie on an edge."""
-    nxt = quad[_NEXT]
-    p = np.round((quad[:, None, :] + (nxt - quad)[:, None, :] * _SIDE_T[None, :, None]).reshape(-1, 2)).astype(int)
+def _side_supports(edges_dil: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Per quad (K, 4, 2): the share of points along its four sides (corners left out) that lie on an edge (0 for a
+    quad reaching out of the image)."""
+    nxt = quads[:, _NEXT]
+    p = np.round((quads[:, :, None, :] + (nxt - quads)[:, :, None, :] * _SIDE_T[None, None, :, None])
+                 .reshape(len(quads), -1, 2)).astype(int)
     h, w = edges_dil.shape
-    ok = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
-    if not ok.all():
-        return 0.0
-    return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean())
+    ok = ((p[..., 0] >= 0) & (p[..., 0] < w) & (p[..., 1] >= 0) & (p[..., 1] < h)).all(axis=1)
+    on = edges_dil[np.clip(p[..., 1], 0, h - 1), np.clip(p[..., 0], 0, w - 1)] > 0
+    return np.where(ok, on.mean(axis=1), 0.0)
 
 
 def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float) -> np.ndarray | None:
@@ -349,34 +395,36 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     e_raw = cv2.bitwise_and(edges_raw[y0:y1, x0:x1], roi_mask)
     e_dil = edges_dil[y0:y1, x0:x1]
     lines = _lines_in(e_raw, min_side * 0.7)
-    pairs = []
-    for i in range(len(lines)):
-        for j in range(i + 1, len(lines)):
-            (a1, o1), (a2, o2) = lines[i], lines[j]
-            da = abs(a1 - a2)
-            if min(da, np.pi - da) < np.deg2rad(10):
-                o2s = o2 if da < np.pi / 2 else -o2
-                if abs(o1 - o2s) > min_side:
-                    pairs.append((i, j, a1, abs(o1 - o2s)))
     best, best_score = None, 0.0
-    for p1 in range(len(pairs)):
-        for p2 in range(p1 + 1, len(pairs)):
-            i1, j1, a1, d1 = pairs[p1]
-            i2, j2, a2, d2 = pairs[p2]
-            da = abs(a1 - a2) % np.pi
-            if abs(da - np.pi / 2) > np.deg2rad(15):
-                continue
-            ratio = max(d1, d2) / min(d1, d2)
-            if not 1.2 < ratio < 1.75:
-                continue
-            corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
-                       _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
-            if any(c is None for c in corners):
-                continue
-            quad = np.array(corners, np.float32)
-            score = _side_support(e_dil, quad)
-            if score > best_score:
-                best, best_score = quad, score
+    if len(lines) < 2:
+        return None
+    # the pairs of near-parallel lines farther apart than a card's short side, then the pairs of such pairs that
+    # cross at near right angles with a card's aspect, each as one array operation (in the order of the nested
+    # loops over them: the first of equal scores is kept)
+    ang, offs = (np.array(v, np.float64) for v in zip(*lines, strict=True))
+    ii, jj = np.triu_indices(len(lines), 1)
+    da = np.abs(ang[ii] - ang[jj])
+    sep = np.abs(offs[ii] - np.where(da < np.pi / 2, offs[jj], -offs[jj]))
+    keep = (np.minimum(da, np.pi - da) < _DEG10) & (sep > min_side)
+    pi_, pj, pa, pd = ii[keep], jj[keep], ang[ii[keep]], sep[keep]
+    p1s, p2s = np.triu_indices(len(pa), 1)
+    da2 = np.abs(pa[p1s] - pa[p2s]) % np.pi
+    ratio = np.maximum(pd[p1s], pd[p2s]) / np.minimum(pd[p1s], pd[p2s])
+    keep2 = (np.abs(da2 - np.pi / 2) <= _DEG15) & (1.2 < ratio) & (ratio < 1.75)
+    quads = []
+    for p1, p2 in zip(p1s[keep2].tolist(), p2s[keep2].tolist(), strict=True):
+        i1, j1, i2, j2 = int(pi_[p1]), int(pj[p1]), int(pi_[p2]), int(pj[p2])
+        corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
+                   _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
+        if any(c is None for c in corners):
+            continue
+        quads.append(np.array(corners, np.float32))
+    if quads:
+        # every candidate's side support at once; the first best, as the loop over them kept
+        scores = _side_supports(e_dil, np.stack(quads))
+        k = int(scores.argmax())
+        if scores[k] > best_score:
+            best, best_score = quads[k], float(scores[k])
     if best is None or best_score < 0.85:
         return None
     return _orient(best + np.array([x0, y0], np.float32))
@@ -430,7 +478,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
         sa, sb = np.sort(a.reshape(-1, 3), axis=0), np.sort(b.reshape(-1, 3), axis=0)
         spread.append(_quantile_sorted(sa[:, 0], 0.9) - _quantile_sorted(sa[:, 0], 0.1))
         meds.append((_median_sorted(sa), _median_sorted(sb)))
-    plain = 1.0 - float(np.median(spread)) / 60.0
+    spread.sort()
+    plain = 1.0 - (spread[1] + spread[2]) / 2 / 60.0  # (``np.median`` of the four, without its overhead)
     contrast = 0.0
     for ma, mb in meds:
         # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
@@ -450,7 +499,8 @@ def _size_bonus(quad: np.ndarray) -> float:
 def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, known: list[Quad] | None = None,
                        centre: tuple[float, float] | None = None,
                        unions: list[np.ndarray] | None = None,
-                       edge_maps: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+                       edge_maps: list[np.ndarray] | None = None,
+                       paleness: np.ndarray | None = None) -> list[tuple[float, Quad]]:
     """Card outlines as regions enclosed by edges, whatever the colours of card and table.
 
     The pale-mask views assume a card paler and greyer than the table; on a pale wooden table, or with a photo's
@@ -460,40 +510,158 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     from the band outside (``rim_contrast``). Regions where a ``known`` outline (one the pale views found) already
     lies are not fitted again. Regions nearly convex enough to be two overlapping cards are added to ``unions``
     (for ``split_pair``, once the card's size is known), and its (dilated) edge maps to ``edge_maps``.
+    ``paleness``: the frame's ``card_paleness``, when the caller has it.
     """
     known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
+    pale = paleness
     for lo, hi in EDGE_LEVELS:
         e = cv2.dilate(cv2.Canny(blur, lo, hi), np.ones((3, 3), np.uint8))
         if edge_maps is not None:
             edge_maps.append(e)
         contours, _ = cv2.findContours(cv2.bitwise_not(e), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if len(c) < 4 * min_side:
-                continue
+        # (thousands of specks: the long outlines picked out before the loop)
+        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side)
+        for c in (contours[i] for i in long_enough.tolist()):
             area = cv2.contourArea(c)
             if area < min_area:
                 continue
             # a card's region is nearly convex (its hull adds the rounded corners' slivers and pips cut into the
             # rim); the regions of wood grain, cloth and clutter are not, and are dropped before the costly fit
-            solid = area / max(cv2.contourArea(cv2.convexHull(c)), 1.0)
+            hull = cv2.convexHull(c)
+            solid = area / max(cv2.contourArea(hull), 1.0)
             if unions is not None and solid > 0.7 and area > 1.8 * min_area:
                 unions.append(c)  # two cards, one on the other, leave a notch in their hull
             if solid < 0.75:
                 continue
-            (cx, cy), _, _ = cv2.minAreaRect(c)
-            if any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(ka) and 0.8 < area / ka < 1.1
-                   for k in known_boxes for ka in (k[1],)):
+            if _known(c, area, known_boxes, hull):
                 continue
-            q = _quad_from_contour(c, min_side, centre)
-            if q is None:
+            if pale is None:
+                pale = card_paleness(frame)
+            cand = _rim_checked(frame, pale, c, min_side, centre, hull)
+            if cand is not None:
+                out.append(cand)
+    return out
+
+
+def _known(c: np.ndarray, area: float, known_boxes: list[tuple[np.ndarray, float]],
+           hull: np.ndarray | None = None) -> bool:
+    """Whether a region lies where an outline already found lies (about the same centre and area); ``hull``: the
+    contour's convex hull, when the caller has it (its rectangle is the contour's, from fewer points)."""
+    (cx, cy), _, _ = cv2.minAreaRect(c if hull is None else hull)
+    return any(abs(cx - k[0][0]) + abs(cy - k[0][1]) < 0.1 * np.sqrt(k[1]) and 0.8 < area / k[1] < 1.1
+               for k in known_boxes)
+
+
+def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: float,
+                 centre: tuple[float, float] | None, hull: np.ndarray | None = None) -> tuple[float, Quad] | None:
+    """A region's card outline and its score, when the band inside its edge is plain and differs from the band
+    outside (``rim_contrast``); else None. ``hull``: the contour's convex hull, when the caller has it."""
+    q = _quad_from_contour(c, min_side, centre, hull)
+    if q is None:
+        return None
+    plain, contrast = rim_contrast(frame, q.pts)
+    if plain < RIM_PLAIN and contrast >= RIM_CONTRAST:
+        # the outline may sit a pixel or two off the face, so that the bands straddle its edge (a card seen
+        # obliquely, whose far side is a few pixels across): judged again on the face's own edges
+        q = Quad(snap_to_edges(pale, q.pts), q.whole)
+        plain, contrast = rim_contrast(frame, q.pts)
+    if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
+        return None
+    return q.whole + plain + _size_bonus(q.pts), q
+
+
+def _byte_medians(px: np.ndarray) -> np.ndarray:
+    """``np.median(px, axis=0)`` of an (N, C) array of bytes (float64, the mean of the middle two for even N), from
+    each column's histogram: the same values in a fraction of the time."""
+    n, k = len(px), len(px) // 2
+    out = []
+    for col in px.T:
+        counts = np.bincount(col, minlength=256).cumsum()
+        hi = float(np.searchsorted(counts, k + 1))  # the (k+1)-th smallest value
+        out.append(hi if n % 2 else (float(np.searchsorted(counts, k)) + hi) / 2)
+    return np.array(out)
+
+
+def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known: list[Quad],
+                     centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+    """Card outlines as the regions paler than a threshold of the whole frame's paleness (``card_paleness``).
+
+    A card on a plain table under soft focus (a webcam's blur, its low contrast) leaves no closed loop of edges
+    and, on a grey table the pale mask accepts, no blob of its own; but its face is paler than the table all over.
+    Otsu's threshold parts the frame's two main tones, and a second one parts the paler of them again (a pale table
+    in a darker room: room, then table, then cards). Each region is checked like the edge regions.
+
+    The tones are parted at half the size when the frame is large (a card's region needs no more pixels; its
+    outline is then fitted and checked on the frame itself)."""
+    k = 2 if max(frame.shape[:2]) > 900 else 1
+    src, src_pale = frame, pale
+    if k > 1:
+        src = cv2.resize(frame, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+        src_pale = cv2.resize(pale, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
+    blur = cv2.GaussianBlur(src_pale, (5, 5) if k == 1 else (3, 3), 0)
+    t1, _ = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    upper = blur[blur > t1]
+    levels = [(blur, t1)]
+    if upper.size > 100:
+        t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        if t2 - t1 >= 10:
+            levels.append((blur, t2))
+    # and how far each pixel's colour is from the table's (the frame's median: a table fills most of a view): a
+    # bluish-white card on a beige table under a webcam's low contrast is no paler than the table in every channel
+    # (in BGR, not Lab: converting the frame cost more than the rest of this view)
+    smooth = cv2.GaussianBlur(src, (5, 5) if k == 1 else (3, 3), 0)
+    step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / 20000)))
+    table = _byte_medians(smooth[::step, ::step].reshape(-1, 3))
+    diff = cv2.absdiff(smooth, (float(table[0]), float(table[1]), float(table[2]), 0.0))
+    # the sum of the channels' differences (saturated at 255, as cv2.transform's was: the same bytes, a fifth of
+    # its time)
+    d0, d1, d2 = cv2.split(diff)
+    dist = cv2.add(cv2.add(d0, d1), d2)
+    t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if t3 >= 8:
+        levels.append((dist, t3))
+    # (where the pips and pictures differ most from the table, that first split takes them from the rest, paper
+    # and table alike: the rest parted again)
+    lower = dist[dist <= t3]
+    if lower.size > 100:
+        t4, _ = cv2.threshold(lower.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        if t4 >= 8 and t3 - t4 >= 8:
+            levels.append((dist, t4))
+    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known]
+    seen = [q.pts for q in known]
+    min_area = min_side * min_side * 1.3
+    out: list[tuple[float, Quad]] = []
+    for img, t in levels:
+        b = cv2.morphologyEx(cv2.compare(img, t, cv2.CMP_GT), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        # (the specks dropped before the loop; then the cheap tests first, each region's hull taken once for its
+        # solidity, rectangle and fit: the same regions pass as in any order)
+        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side / k)
+        for c in (contours[i] for i in long_enough.tolist()):
+            c = c * k if k > 1 else c
+            area = cv2.contourArea(c)
+            if area < min_area:
                 continue
-            plain, contrast = rim_contrast(frame, q.pts)
-            if plain < RIM_PLAIN or contrast < RIM_CONTRAST:
+            # (a card's region is nearly convex; the tones of clutter, wood grain and shading are not, and are
+            # dropped before the costly fit)
+            hull = cv2.convexHull(c)
+            if area < 0.75 * cv2.contourArea(hull):
                 continue
-            out.append((q.whole + plain + _size_bonus(q.pts), q))
+            if _known(c, area, known_boxes, hull):
+                continue
+            _, (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
+            if area < 0.8 * rw * rh:  # (a chip, a round or ragged patch: a card fills its rectangle)
+                continue
+            cand = _rim_checked(frame, pale, c, min_side, centre, hull)
+            # only where the other views found nothing: where they did, their outline follows the card's own
+            # edges, while a tone's region may take in a shadow or a patch of table of the card's tone
+            if cand is not None and all(_iou(cand[1].pts, q) < 0.2 and cv2.pointPolygonTest(
+                    cand[1].pts.reshape(-1, 1, 2), tuple(map(float, q.mean(axis=0))), False) < 0 for q in seen):
+                out.append(cand)
+                seen.append(cand[1].pts)
     return out
 
 
@@ -561,7 +729,8 @@ def smooth_rim(frame: np.ndarray, smooth: np.ndarray, quad: np.ndarray) -> tuple
 
 
 def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, min_side: float,
-                       centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
+                       centre: tuple[float, float] | None = None,
+                       paleness: np.ndarray | None = None) -> list[tuple[float, Quad]]:
     """Card outlines from the smooth-pale view (``smooth_pale``, cut by the dilated ``edges``), for a card on a
     textured surface (carpet, a rug, wood grain, cloth, clutter) whose pale mask runs into the card's and whose
     texture's edges cut the card's outline into pieces.
@@ -621,7 +790,6 @@ def _smooth_pale_cards(frame: np.ndarray, gray: np.ndarray, edges: np.ndarray, m
         hulls.append(cv2.convexHull(np.concatenate([hulls[i], hulls[j]])))
     hulls = [h for h, c in zip(hulls, clear, strict=True) if c]
     out: list[tuple[float, Quad]] = []
-    paleness = None
     for hull in hulls:
         q = _quad_from_contour(hull if f == 1.0 else (hull / f).astype(np.float32), min_side, centre)
         # (a piece cut by the frame's border is at best part of a card)
@@ -682,6 +850,25 @@ def card_paleness(frame: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
+_SNAP_T = np.linspace(0.15, 0.85, 24, dtype=np.float32)  # where along each side snapping samples it
+
+
+@functools.cache
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n, 1)``, kept per n (building it costs more than its use)."""
+    return np.triu_indices(n, 1)
+
+
+def _median1(v: np.ndarray) -> np.floating:
+    """``np.median`` of a 1-d array, the same value (the middle of a partial sort; the mean of the middle two in the
+    array's type), without its overhead."""
+    k = len(v) // 2
+    if len(v) % 2:
+        return np.partition(v, k)[k]
+    p = np.partition(v, [k - 1, k])
+    return (p[k - 1] + p[k]) / 2
+
+
 def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad with each side moved onto the card face's own edge, to a fraction of a pixel.
 
@@ -691,21 +878,21 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     A side is moved (offset and a slight turn) only where most of its samples agree on that drop; elsewhere (a side
     lying over another card, white on white) it stays where it was."""
     q = quad.astype(np.float32)
-    cen = q.mean(axis=0)
+    cen = q.sum(axis=0) / 4  # (``mean``: the same values)
     short = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
     # the outlines err mostly outwards (by up to a tenth of the card's width: an outer edge band, a shadow)
     reach = max(5.0, 0.1 * short)
     offs = np.arange(-reach, max(4.0, 0.06 * short) + 0.01, 0.5, dtype=np.float32)
-    ts = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    ts = _SNAP_T
     # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
     nxt = q[_NEXT]
     dirs = (nxt - q) / np.maximum(np.linalg.norm(nxt - q, axis=1), 1e-6)[:, None]
     norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
     norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
     base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
-    grid = base[:, :, None, :] + offs[None, None, :, None] * norms[:, None, None, :]  # (4, T, M, 2)
-    grid = grid.reshape(4 * len(ts), len(offs), 2).astype(np.float32)
-    prof = cv2.remap(pale, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR,
+    # (4, T, M) per coordinate: the same sums as one (4, T, M, 2) grid, without broadcasting over pairs
+    gx, gy = (base[:, :, None, j] + offs[None, None, :] * norms[:, None, None, j] for j in (0, 1))
+    prof = cv2.remap(pale, gx.reshape(4 * len(ts), len(offs)), gy.reshape(4 * len(ts), len(offs)), cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     prof = cv2.GaussianBlur(prof, (3, 1), 0)
     der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
@@ -719,7 +906,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     k = der.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
     drop = -der[rows, k]
     # subpixel: a parabola through the steepest step and its neighbours
-    km = np.clip(k, 1, der.shape[1] - 2)
+    km = np.minimum(np.maximum(k, 1), der.shape[1] - 2)
     a, b, c = (der[rows, km + j] for j in (-1, 0, 1))
     den = a - 2 * b + c
     sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
@@ -729,22 +916,30 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     for i in range(4):
         p, d, n = q[i], dirs[i], norms[i]
         pos, ok = pos_all[i], ok_all[i]
-        if ok.sum() >= 0.5 * len(ts):
-            med = float(np.median(pos[ok]))
-            ok = ok & (np.abs(pos - med) < 1.0)
-        if ok.sum() < 0.5 * len(ts):
+        if np.count_nonzero(ok) >= 0.5 * len(ts):
+            # the samples that lie on one straight line (within a pixel), found by a robust fit (the median of
+            # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
+            # over its length, which a median offset alone took for disagreement
+            tt, yy = ts[ok], pos[ok]
+            iu = _pairs(len(tt))
+            dt = tt[iu[1]] - tt[iu[0]]
+            slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
+            icpt = float(_median1(yy - slope * tt))
+            ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
+        if np.count_nonzero(ok) < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
         tt, yy = ts[ok], pos[ok]
-        tc = tt - tt.mean()
-        b1 = float((tc * (yy - yy.mean())).sum() / max(float((tc * tc).sum()), 1e-6))
-        a1 = float(yy.mean()) - b1 * float(tt.mean())
+        tm, ym = tt.mean(), yy.mean()
+        tc = tt - tm
+        b1 = float((tc * (yy - ym)).sum() / max(float((tc * tc).sum()), 1e-6))
+        a1 = float(ym) - b1 * float(tm)
         lines.append((p, d, n, a1, b1))
     # each side as a point and direction, the corners as the meets of neighbouring sides
     sides = []
     for p, d, n, a1, b1 in lines:
-        length = float(np.linalg.norm(q[(len(sides) + 1) % 4] - q[len(sides)]))
+        length = float(_vlen(q[(len(sides) + 1) % 4] - q[len(sides)]))
         s0 = p + n * a1
         s1 = p + d * length + n * (a1 + b1)
         sides.append((s0, s1))
@@ -772,20 +967,22 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
     n = len(poly)
     if n < 3:
         return []
-    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    nxt = np.concatenate((poly[1:], poly[:1]))  # (``np.roll`` by one, without its overhead)
+    area2 = float(np.sum(poly[:, 0] * nxt[:, 1] - nxt[:, 0] * poly[:, 1]))
     sign = 1.0 if area2 > 0 else -1.0
     segs = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
-    long_ix = [i for i, (a, b) in enumerate(segs) if np.linalg.norm(b - a) >= 0.3 * short]
+    seg_len = [_vlen(b - a) for a, b in segs]
+    long_ix = [i for i in range(n) if seg_len[i] >= 0.3 * short]
     out = []
     for k, i in enumerate(long_ix):
         j = long_ix[(k + 1) % len(long_ix)]
         between = range(i + 1, j + (n if j <= i else 0))
-        gap = sum(float(np.linalg.norm(segs[m % n][1] - segs[m % n][0])) for m in between)
+        gap = sum(float(seg_len[m % n]) for m in between)
         if gap > 0.3 * short:  # a notch or a third side between them, not a rounded corner
             continue
         (a1, b1), (a2, b2) = segs[i], segs[j]
-        d1 = (b1 - a1) / np.linalg.norm(b1 - a1)
-        d2 = (b2 - a2) / np.linalg.norm(b2 - a2)
+        d1 = (b1 - a1) / seg_len[i]
+        d2 = (b2 - a2) / seg_len[j]
         cross = float(d1[0] * d2[1] - d1[1] * d2[0])
         if cross * sign <= 0 or abs(float(d1 @ d2)) > 0.3:  # a concave turn (where cards cross), or not square
             continue
@@ -794,14 +991,15 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
         corner = (a1 + t[0] * d1).astype(np.float32)
         # the sides' directions from the outline near the corner only: a run of the polygon may go on along the
         # other card's side, nearly in line with this one
-        near = np.linalg.norm(pts - corner, axis=1)
-        k0 = int(near.argmin())
+        rel = pts - corner
+        k0 = int(np.linalg.norm(rel, axis=1).argmin())
         sides = []
         for step, d in ((-1, -d1), (1, d2)):
             idx = (k0 + step * np.arange(len(pts))) % len(pts)
-            along = (pts[idx] - corner) @ d
+            rel_idx = rel[idx]
+            along = rel_idx @ d
             sel = idx[(along > 0.12 * short) & (along < 0.5 * short)
-                      & (np.abs((pts[idx] - corner) @ np.array([-d[1], d[0]])) < 0.15 * short)]
+                      & (np.abs(rel_idx @ np.array([-d[1], d[0]])) < 0.15 * short)]
             if len(sel) < 5:
                 break
             vx, vy, px, py = cv2.fitLine(pts[sel], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
@@ -815,6 +1013,9 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
                 corner, d1, d2 = (p1 + t[0] * v1).astype(np.float32), -v1, v2
         out.append((corner, -d1, d2))
     return out
+
+
+_HIDDEN_T = np.linspace(0.08, 0.92, 40)
 
 
 def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
@@ -849,36 +1050,46 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     h_roi, w_roi = region.shape
     t_side = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
     best, best_fit = None, 0.0
-    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size
-    for scale in (0.9, 0.95, 1.0, 1.05, 1.1):
+    # (the masks' pixels are counted with ``np.count_nonzero``: the same counts as ``.sum()`` in a fraction of its time)
+    # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size; every
+    # hypothesis (size, corner, which side is the short one) is drawn up at once, in the order they are tried
+    scales = (0.9, 0.95, 1.0, 1.05, 1.1)
+    cs, d1s, d2s = (np.array([k[j] for k in corners], np.float32)[None, :, None, :] for j in range(3))
+    lens = np.array([[(short * sc, long * sc), (long * sc, short * sc)] for sc in scales], np.float32)
+    l1s, l2s = lens[:, None, :, 0, None], lens[:, None, :, 1, None]  # (scale, 1, way, 1)
+    p1 = cs + l1s * d1s
+    qs = np.stack(np.broadcast_arrays(cs, p1, p1 + l2s * d2s, cs + l2s * d2s), axis=-2)  # (scale, corner, way, 4, 2)
+    polys = np.round((qs - off) * f).astype(np.int32)
+    sps = np.round(((qs[..., :, None, :] + (qs[..., _NEXT, :] - qs)[..., :, None, :] * t_side)
+                    .reshape(qs.shape[:3] + (-1, 2)) - off) * f).astype(int)
+    oks = (sps[..., 0] >= 0) & (sps[..., 0] < w_roi) & (sps[..., 1] >= 0) & (sps[..., 1] < h_roi)
+    bases = np.ones(oks.shape, bool)
+    bases[oks] = seen_alone[sps[..., 1][oks], sps[..., 0][oks]]
+    masks = np.zeros(qs.shape[:3] + region.shape, np.uint8)
+    for si in range(len(scales)):
         hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
-        for corner, d1, d2 in corners:
-            for l1, l2 in ((short * scale, long * scale), (long * scale, short * scale)):
-                q = np.array([corner, corner + l1 * d1, corner + l1 * d1 + l2 * d2, corner + l2 * d2], np.float32)
-                mu8 = np.zeros_like(region)
-                cv2.fillConvexPoly(mu8, np.round((q - off) * f).astype(np.int32), 1)
-                m = mu8.astype(bool)
-                nq = int(m.sum())
-                if nq == 0 or (m & reg).sum() < 0.88 * nq:
+        for ci in range(len(corners)):
+            for wi in range(2):
+                q = qs[si, ci, wi]
+                mu8 = masks[si, ci, wi]
+                cv2.fillConvexPoly(mu8, polys[si, ci, wi], 1)
+                m = mu8.view(bool)
+                nq = np.count_nonzero(m)
+                if nq == 0 or np.count_nonzero(m & reg) < 0.88 * nq:
                     continue
-                if any((m & o[1]).sum() > 0.6 * (nq + o[2] - (m & o[1]).sum()) for o in hyps):
+                if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (np.count_nonzero(m & o[1]),)):
                     continue  # (IoU > 0.6 with one already there)
-                sp = (np.concatenate([q[k] + (q[(k + 1) % 4] - q[k]) * t_side for k in range(4)]) - off) * f
-                sp = np.round(sp).astype(int)
-                ok = (sp[:, 0] >= 0) & (sp[:, 0] < w_roi) & (sp[:, 1] >= 0) & (sp[:, 1] < h_roi)
-                base = np.ones(len(sp), bool)
-                base[ok] = seen_alone[sp[ok, 1], sp[ok, 0]]
-                hyps.append((q, m, nq, sp, ok, base))
+                hyps.append((q, m, nq, sps[si, ci, wi], oks[si, ci, wi], bases[si, ci, wi]))
         for i in range(len(hyps)):
             qa_, ma_, na_, spa, oka, basea = hyps[i]
             for j in range(i + 1, len(hyps)):
                 qb_, mb_, nb_, spb, okb, baseb = hyps[j]
-                inter_ab = int((ma_ & mb_).sum())
+                inter_ab = np.count_nonzero(ma_ & mb_)
                 if inter_ab > 0.5 * (na_ + nb_ - inter_ab):
                     continue  # the same card twice, not two
                 both = ma_ | mb_
-                inter = float((both & reg).sum())
-                fit = inter / (n_region + float(both.sum()) - inter)  # how well the two cards make the region
+                inter = float(np.count_nonzero(both & reg))
+                fit = inter / (n_region + float(na_ + nb_ - inter_ab) - inter)  # how well the two cards make the region
                 if fit <= best_fit:
                     continue
                 # and each card's sides are seen: on the region's outline, on an edge, or hidden under the other
@@ -886,18 +1097,17 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
                 sa_[oka] |= mb_[spa[oka, 1], spa[oka, 0]]
                 sb_ = baseb.copy()
                 sb_[okb] |= ma_[spb[okb, 1], spb[okb, 0]]
-                fit *= min(float(sa_.mean()), float(sb_.mean()))
+                fit *= min(np.count_nonzero(sa_) / len(sa_), np.count_nonzero(sb_) / len(sb_))
                 if fit > best_fit:
-                    best, best_fit = ((qa_, ma_.astype(np.uint8)), (qb_, mb_.astype(np.uint8))), fit
+                    best, best_fit = ((qa_, ma_.view(np.uint8)), (qb_, mb_.view(np.uint8))), fit
     if best is None or best_fit < 0.85:
         return []
 
     def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
         """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
-        pts = np.concatenate([q[i] + (q[(i + 1) % 4] - q[i]) * np.linspace(0.08, 0.92, 40)[:, None] for i in range(4)])
+        pts = (q[:, None, :] + (q[_NEXT] - q)[:, None, :] * _HIDDEN_T[None, :, None]).reshape(-1, 2)
         shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
-        inn = [cv2.pointPolygonTest(shrunk.reshape(-1, 1, 2), (float(px), float(py)), False) > 0 for px, py in pts]
-        p = np.round(pts[np.array(inn, bool)]).astype(int)
+        p = np.round(pts[_inside(shrunk, pts)]).astype(int)
         ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
         p = p[ok]
         return float((edges_dil[p[:, 1], p[:, 0]] > 0).mean()) if len(p) >= 8 else 0.0
@@ -911,6 +1121,24 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
         seen_t = float((mt & (1 - mu)).sum()) / max(int(mt.sum()), 1)
         return [Quad(_orient(top), min(0.7, seen_t)), Quad(_orient(under), min(0.7, seen))]
     return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
+
+
+def _inside(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Which points lie strictly inside the polygon: ``cv2.pointPolygonTest(poly, pt, False) > 0`` for every point
+    at once (OpenCV's crossing count, with its float32 points and double products, so the same answers on the
+    outline too)."""
+    v = poly.reshape(-1, 2).astype(np.float32)
+    v0 = np.roll(v, 1, axis=0)  # each edge from the previous vertex to this one, all edges at once
+    p = pts.reshape(-1, 2).astype(np.float32)
+    px, py = p[None, :, 0], p[None, :, 1]
+    vx, vy, v0x, v0y = v[:, :1], v[:, 1:], v0[:, :1], v0[:, 1:]
+    skip = ((v0y <= py) & (vy <= py)) | ((v0y > py) & (vy > py)) | ((v0x < px) & (vx < px))
+    on = skip & (py == vy) & ((px == vx) | ((py == v0y) & (((v0x <= px) & (px <= vx)) | ((vx <= px) & (px <= v0x)))))
+    dist = ((py - v0y).astype(np.float64) * (vx - v0x).astype(np.float64)
+            - (px - v0x).astype(np.float64) * (vy - v0y).astype(np.float64))
+    on |= ~skip & (dist == 0)
+    count = (~skip & np.where(vy < v0y, dist < 0, dist > 0)).sum(axis=0)
+    return (count % 2 == 1) & ~on.any(axis=0)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -942,22 +1170,24 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     edge_loops = cv2.bitwise_and(edges, cv2.dilate(mask, np.ones((5, 5), np.uint8)))
     unions: list[np.ndarray] = []
     edge_maps: list[np.ndarray] = []
-    fitted: list[tuple[int, int, int, int]] = []
+    fitted = np.zeros((0, 4), np.int64)
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
-            if len(c) < 4 * min_side:
-                continue
+        if src is blobs:
+            blob_contours = contours
+        # (most outlines are specks: the long ones picked out before the loop)
+        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side)
+        for c in (contours[i] for i in long_enough.tolist()):
             if any_surface:
                 if grow:
                     unions.append(c)  # (``_split_unions`` keeps those of about two cards' area)
                 # a region another view already outlined (within 2 px) gives the same card: on an unknown surface
                 # every outline is snapped to the card's edges at the end, so it need not be fitted twice
-                box = cv2.boundingRect(c)
-                if fitted and bool((np.abs(np.array(fitted) - box).max(axis=1) <= 2).any()):
+                box = np.array(cv2.boundingRect(c))
+                if len(fitted) and bool((np.abs(fitted - box).max(axis=1) <= 2).any()):
                     continue
-                fitted.append(box)
+                fitted = np.vstack([fitted, box])
             q = _quad_from_contour(c, min_side, centre)
             if q is None:
                 continue
@@ -970,12 +1200,17 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        smooth = _smooth_pale_cards(frame, gray, edges, min_side, centre)
+        # (one paleness map for the edge and threshold views and the snapping: it was computed up to three times)
+        paleness = card_paleness(frame)
+        smooth = _smooth_pale_cards(frame, gray, edges, min_side, centre, paleness)
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
-                                    edge_maps)
+                                    edge_maps, paleness)
+        cands += _threshold_cards(frame, paleness, min_side, [q for _, q in cands], centre)
         cands += _holding_no_card(smooth, cands, mask)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
-    contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # (the blob view's outlines: every point kept, with the same areas, hulls and fills as the compressed ones,
+    # checked on 272 blobs of the development photos)
+    contours = blob_contours
     whole = [q for _, q in cands if q.whole > 0.9]
     if card_area is None and whole:
         card_area = float(np.median([cv2.contourArea(q.pts) for q in whole]))
@@ -1004,7 +1239,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     cands = _drop_parts_of_cards(cands)
     out = _best_apart(cands)
     if any_surface and out:
-        pale = card_paleness(frame)
+        pale = paleness
         out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
@@ -1023,9 +1258,15 @@ def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float =
 def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     """The best-scored outlines, each overlapping none better than it by more than half (IoU)."""
     out: list[tuple[float, Quad]] = []
+    boxes: list[tuple[float, float, float, float]] = []
     for k, q in sorted(cands, key=lambda t: -t[0]):
-        if all(_iou(q.pts, o.pts) < 0.5 for _, o in out):
+        x0, y0 = q.pts.min(axis=0).tolist()
+        x1, y1 = q.pts.max(axis=0).tolist()
+        # (outlines whose boxes are apart do not overlap: their IoU, 0, is not computed)
+        if all(bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0 or _iou(q.pts, o.pts) < 0.5
+               for (_, o), (bx0, by0, bx1, by1) in zip(out, boxes, strict=True)):
             out.append((k, q))
+            boxes.append((x0, y0, x1, y1))
     return out
 
 
@@ -1039,8 +1280,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
                               np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
     centres = np.array([p.mean(axis=0) for p in sure])
-    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light)
-    paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
+    # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
+    # measured when a pair is first found (most frames have none)
+    paper: np.ndarray | None = None
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
     lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
@@ -1048,7 +1290,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         a = cv2.contourArea(c)
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
-        (cx, cy), _, _ = cv2.minAreaRect(c)
+        hull = cv2.convexHull(c)
+        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
         short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
@@ -1057,7 +1300,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue
         if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
             continue  # the same pair seen by another view
-        if cv2.contourArea(cv2.convexHull(c)) > 1.43 * a:
+        if cv2.contourArea(hull) > 1.43 * a:
             continue
         x, y, w, h = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
@@ -1071,6 +1314,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue
         # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
         # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
+        if paper is None:
+            paper = np.median(np.array([_band_lab(frame, p) for p in sure]), axis=0)
         if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
@@ -1081,11 +1326,28 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     return cands
 
 
+def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
+    aw = cv2.contourArea(w.pts)
+    inner = [q for q in whole if q is not w and 0.3 * aw < cv2.contourArea(q.pts) < 0.7 * aw
+             and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
+    for i, a in enumerate(inner):
+        for b in inner[i + 1:]:
+            if (_iou(a.pts, b.pts) < 0.1
+                    and cv2.contourArea(a.pts) + cv2.contourArea(b.pts) > 0.75 * aw):
+                return True
+    return False
+
+
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
     frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
     it at nearly the same size or sticks out of it."""
     whole = [q for _, q in cands if q.whole >= 0.9]
+    # but an outline that holds two whole cards lying apart, which between them fill it, is those two cards taken
+    # for one (two cards side by side have a card's shape): it gives way to them
+    unions = {id(w) for w in whole if _holds_two_cards(w, whole)}
+    whole = [w for w in whole if id(w) not in unions]
+    cands = [(k, q) for k, q in cands if id(q) not in unions]
     out = []
     for k, q in cands:
         a = cv2.contourArea(q.pts)
