@@ -671,7 +671,7 @@ SMOOTH_SIDE = 900  # pixels: a larger frame's smooth-pale view is taken at half 
 # of two cards fanned or of a card and a book 0.3-0.45 on one side (boxes/train)
 SMOOTH_RIM = 0.5
 SMOOTH_SQUARE = 0.26  # |cos| of a corner's angle (75-105 degrees): a card seen up to about 35 degrees off square-on
-SMOOTH_PIECES = 20  # the largest pieces fitted (and paired) by the smooth-pale view: bounds its time (40: the same finds)
+SMOOTH_PIECES = 20  # the largest pieces the smooth-pale view fits and pairs: bounds its time (40: the same finds)
 HOLD_AREA = 0.4  # see _holding_no_card: a card's picture is about half its area, a card on a table a few hundredths
 
 
