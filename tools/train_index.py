@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -539,11 +539,24 @@ def retune(decks_root: str, out: str, views: int = 5, seed: int = 1) -> dict:
     return report
 
 
-TuneRead = tuple[str, str, float, str, float, float]  # truth, label, score, path, p_rank, p_suit
+class TuneRead(NamedTuple):
+    """One tuning read of the generic reader: the card's code, what was read, by which path, and the smallest
+    probability of the rank and of the suit behind it (0 when the cues disagree)."""
+
+    truth: str
+    label: str
+    path: str
+    p_rank: float
+    p_suit: float
+
+    @property
+    def score(self) -> float:
+        """The weakest probability behind the reading (``index_net.NetRead.score``)."""
+        return min(self.p_rank, self.p_suit)
 
 
 def _tune_read(code: str, r: ix.NetRead) -> TuneRead:
-    return (code, r.label, r.score, r.path, r.p_rank, r.p_suit)
+    return TuneRead(code, r.label, r.path, r.p_rank, r.p_suit)
 
 
 def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> list[TuneRead]:
@@ -600,24 +613,24 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
         return max(floor, 1 - (1 - max(wrong)) / 4) if wrong else floor
 
     for path in ("two", "one", "court", "corners"):
-        mine = [r for r in reads if r[3] == path and r[2] > 0]
-        total = sum(1 for r in reads if r[3] == path)
+        mine = [r for r in reads if r.path == path and r.score > 0]
+        total = sum(1 for r in reads if r.path == path)
         entry: dict
         if path in ix.PIP_PATHS:
-            wrong_suit = [r[5] for r in mine if r[1][1] != r[0][1]]
-            wrong_rank = [r[4] for r in mine if r[1][0] != r[0][0]]
+            wrong_suit = [r.p_suit for r in mine if r.label[1] != r.truth[1]]
+            wrong_rank = [r.p_rank for r in mine if r.label[0] != r.truth[0]]
             thr, thr_rank = cut(wrong_suit, FLOOR), cut(wrong_rank, RANK_FLOOR)
             if total < MIN_READS:
                 thr = thr_rank = ix.NET_THRESHOLDS[path]
-            right = sum(1 for r in mine if r[1] == r[0] and r[5] >= thr and r[4] >= thr_rank)
+            right = sum(1 for r in mine if r.label == r.truth and r.p_suit >= thr and r.p_rank >= thr_rank)
             entry = {"threshold": round(thr, 6), "rank_threshold": round(thr_rank, 6),
                      "wrong_suit_below": len(wrong_suit), "worst_wrong_suit": round(max(wrong_suit, default=0.0), 6),
                      "wrong_rank_below": len(wrong_rank), "worst_wrong_rank": round(max(wrong_rank, default=0.0), 6)}
         else:
-            wrong = [r[2] for r in mine if r[1] != r[0]]
+            wrong = [r.score for r in mine if r.label != r.truth]
             floor = CORNERS_FLOOR if path == "corners" else FLOOR
             thr = cut(wrong, floor) if total >= MIN_READS else ix.NET_THRESHOLDS[path]
-            right = sum(1 for r in mine if r[1] == r[0] and r[2] >= thr)
+            right = sum(1 for r in mine if r.label == r.truth and r.score >= thr)
             entry = {"threshold": round(thr, 6), "wrong_below": len(wrong),
                      "worst_wrong": round(max(wrong, default=0.0), 6)}
         th[path] = {**entry, "accepted_right": right, "reads": total}

@@ -81,7 +81,7 @@ def find_pips(card: np.ndarray) -> Pips | None:
     fx0, fx1 = int(FIELD_X[0] * w), int(FIELD_X[1] * w)
     fy0, fy1 = int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
     field = ink[fy0:fy1, fx0:fx1]
-    top = float(percentile(field, 99.5))
+    top = percentile(field, 99.5)
     if top < 50:
         return None
     thr = max(30.0, 0.45 * top)
@@ -133,19 +133,15 @@ def find_pips(card: np.ndarray) -> Pips | None:
         return None
     count = len(best)
     pw = float(statistics.median([c[2] for c in best]))
-    if count == 1:
-        _, _, bw, bh, _, _, cx, cy = best[0]
-        if abs(cx - (w - 1) / 2) > 0.08 * w or abs(cy - (h - 1) / 2) > 0.08 * h:
-            return None
-    elif pw > 0.3 * w or pw < 0.05 * w:
+    if count > 1 and (pw > 0.3 * w or pw < 0.05 * w):
         return None
     # mirror symmetry about the long axis: each pip has a partner (or is its own, in the middle column). The axis
-    # and the centre are the layout's own (the middle of its extreme pips), not the card's: an outline a few
-    # pixels off (a shadow taken in, a side cut by glare) or a card seen obliquely moves the whole layout off the
-    # rectified card's centre, which is no reason to doubt the count
+    # and the centre are the layout's own (the middle of its extreme pips: a lone pip's own centre), within 8 % of
+    # the card's: an outline a few pixels off (a shadow taken in, a side cut by glare) or a card seen obliquely
+    # moves the whole layout off the rectified card's centre, which is no reason to doubt the count
     pts = np.array([[c[6], c[7]] for c in best])
     mid = (pts.min(axis=0) + pts.max(axis=0)) / 2
-    if count > 1 and (abs(mid[0] - (w - 1) / 2) > 0.08 * w or abs(mid[1] - (h - 1) / 2) > 0.08 * h):
+    if abs(mid[0] - (w - 1) / 2) > 0.08 * w or abs(mid[1] - (h - 1) / 2) > 0.08 * h:
         return None
     mir = pts.copy()
     mir[:, 0] = 2 * mid[0] - mir[:, 0]

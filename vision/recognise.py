@@ -292,37 +292,40 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     return Quad(quad.astype(np.float32), float(min(1.0, agree / 0.92)))
 
 
-def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
-    """Share of pale pixels in the band 2-7 px inside the quad: every card face has a pale margin there."""
+def _rim_band(shape: tuple[int, ...], quad: np.ndarray) -> tuple[int, int, np.ndarray] | None:
+    """The band 2-7 px inside the quad, where every card face has its plain, pale margin: a mask over the quad's
+    bounding box (clipped to an image of ``shape``) and the box's top-left corner, or None when nothing is left."""
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
-    roi = mask[y0:y1, x0:x1]
-    if roi.size == 0:
-        return 0.0
+    w, h = min(int(x1), shape[1]) - int(x0), min(int(y1), shape[0]) - int(y0)
+    if w <= 0 or h <= 0:
+        return None
     cen = quad.mean(axis=0)
     half = np.linalg.norm(quad - cen, axis=1).mean()
-    band = np.zeros(roi.shape, np.uint8)
-    outer = cen + (quad - cen) * (1 - 2 / half) - [x0, y0]
-    inner = cen + (quad - cen) * (1 - 7 / half) - [x0, y0]
-    cv2.fillConvexPoly(band, np.round(outer).astype(np.int32), 1)
-    cv2.fillConvexPoly(band, np.round(inner).astype(np.int32), 0)
+    band = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 2 / half) - [x0, y0]).astype(np.int32), 1)
+    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 7 / half) - [x0, y0]).astype(np.int32), 0)
+    return int(x0), int(y0), band
+
+
+def rim_pale(mask: np.ndarray, quad: np.ndarray) -> float:
+    """Share of pale pixels in the band 2-7 px inside the quad (``_rim_band``)."""
+    rb = _rim_band(mask.shape, quad)
+    if rb is None:
+        return 0.0
+    x0, y0, band = rb
+    roi = mask[y0 : y0 + band.shape[0], x0 : x0 + band.shape[1]]
     n = np.count_nonzero(band)
     return float(np.count_nonzero(np.logical_and(roi, band))) / n if n else 0.0
 
 
 def _band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The median Lab colour of the band 2-7 px inside the quad (a face's plain margin)."""
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
-    roi = frame[y0:y1, x0:x1]
-    if roi.size == 0:
+    """The median Lab colour of the band 2-7 px inside the quad (``_rim_band``: a face's plain margin)."""
+    rb = _rim_band(frame.shape, quad)
+    if rb is None:
         return np.zeros(3, np.float32)
-    cen = quad.mean(axis=0)
-    half = float(np.linalg.norm(quad - cen, axis=1).mean())
-    band = np.zeros(roi.shape[:2], np.uint8)
-    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 2 / half) - [x0, y0]).astype(np.int32), 1)
-    cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 7 / half) - [x0, y0]).astype(np.int32), 0)
-    px = roi[band > 0]
+    x0, y0, band = rb
+    px = frame[y0 : y0 + band.shape[0], x0 : x0 + band.shape[1]][band > 0]
     if len(px) == 0:
         return np.zeros(3, np.float32)
     # per channel, the middle of a partial sort of the bytes (``np.median`` of them as float32: the same values)
@@ -874,9 +877,9 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
     The outlines the views give sit where their regions or edge bands end: a pixel or a few outside or inside the
     face (the dilated edges, a dark rim or shadow line, blur). Along the middle of each side the paleness
-    (``card_paleness``) is sampled across the side; the face's edge is where it drops most steeply going outwards.
-    A side is moved (offset and a slight turn) only where most of its samples agree on that drop; elsewhere (a side
-    lying over another card, white on white) it stays where it was."""
+    (``card_paleness``) is sampled across the side; the face's edge is the outermost clear drop going outwards.
+    A side is moved (offset and a slight turn) only where at least half its samples lie within a pixel of one
+    straight line; elsewhere (a side lying over another card, white on white) it stays where it was."""
     q = quad.astype(np.float32)
     cen = q.sum(axis=0) / 4  # (``mean``: the same values)
     short = min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1])))
@@ -1239,11 +1242,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     cands = _drop_parts_of_cards(cands)
     out = _best_apart(cands)
     if any_surface and out:
-        pale = paleness
-        out = [(k, Quad(snap_to_edges(pale, q.pts), q.whole)) for k, q in out]
+        out = [(k, Quad(snap_to_edges(paleness, q.pts), q.whole)) for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
-            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, pale, frame))
+            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame))
     return [q for _, q in out]
 
 
@@ -1327,6 +1329,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
 
 
 def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
+    """Whether ``w`` holds two of the ``whole`` outlines, each 0.3-0.7 of its area, lying apart (IoU < 0.1) and
+    together filling three quarters of it: two cards side by side taken for one."""
     aw = cv2.contourArea(w.pts)
     inner = [q for q in whole if q is not w and 0.3 * aw < cv2.contourArea(q.pts) < 0.7 * aw
              and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]

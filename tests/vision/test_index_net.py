@@ -152,9 +152,10 @@ def test_on_a_pip_path_the_rank_and_the_suit_have_their_own_thresholds():
 def test_thresholds_are_chosen_from_the_wrong_reads_of_each_cue():
     from tools import train_index
 
-    right = [("7H", "7H", 0.95, "two", 0.95, 0.97)] * 60
-    th = train_index.choose_net_thresholds(right + [("7S", "7C", 0.8, "two", 0.9, 0.8),
-                                                    ("8S", "6S", 0.7, "two", 0.7, 0.99)])
+    read = train_index.TuneRead
+    right = [read("7H", "7H", "two", 0.95, 0.97)] * 60
+    th = train_index.choose_net_thresholds(right + [read("7S", "7C", "two", 0.9, 0.8),
+                                                    read("8S", "6S", "two", 0.7, 0.99)])
     assert th["two"]["threshold"] == pytest.approx(0.95) and th["two"]["rank_threshold"] == pytest.approx(0.925)
     th = train_index.choose_net_thresholds(right)
     assert th["two"]["threshold"] == train_index.FLOOR and th["two"]["rank_threshold"] == train_index.RANK_FLOOR
