@@ -280,7 +280,7 @@ def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
         s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
         small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes or []]
-        for q in rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2)):
+        for q in rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False):
             if q.whole < 0.9:
                 continue
             pts = q.pts / s

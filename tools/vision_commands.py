@@ -208,24 +208,30 @@ def register_vision(commands: Commands) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    """``cardref vision train``: the corner-index network from scratch (``tools/train_index.py``)."""
+    """``cardref vision train``: the corner-index network (``tools/train_index.py``) and the card-finding network
+    (``tools/train_finder.py``) from scratch."""
     try:
         import onnx  # noqa: F401
         import torch  # noqa: F401
     except ImportError as exc:
         raise _user_error(f"training needs PyTorch and onnx, the 'train' extra: pip install -e '.[train]' "
                           f"({exc})") from exc
-    from tools import aisleriot, train_index
+    from tools import aisleriot, train_finder, train_index
     from vision import deck
 
+    photos = args.photos if os.path.isdir(args.photos) else None
+    report: dict = {}
     try:
         if args.tune_only:
             report = train_index.retune(args.decks, args.out, max(2, args.views // 2), args.seed)
             print(json.dumps(report["thresholds"], indent=1))
             return 0
-        report = train_index.run(args.decks, args.photos if os.path.isdir(args.photos) else None, args.out,
-                                 args.views, args.epochs, args.seed, args.workers, _progress, args.threads,
-                                 args.photo_views)
+        if args.only in (None, "index"):
+            report["index"] = train_index.run(args.decks, photos, args.out, args.views, args.epochs, args.seed,
+                                              args.workers, _progress, args.threads, args.photo_views)
+        if args.only in (None, "finder"):
+            report["finder"] = train_finder.run(args.decks, photos, args.finder_out, args.scenes, args.steps,
+                                                args.seed, args.workers, _progress)
     except (deck.DeckError, aisleriot.ThemeError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     print(json.dumps(report, indent=1))
@@ -234,16 +240,22 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def register_train(commands: Commands) -> None:
     """Add ``cardref vision train``."""
-    from vision import index_net
+    from vision import finder_net, index_net
 
     sub = commands.group("vision")
-    t = sub.add_parser("train", help="train the corner-index network (needs the 'train' extra: PyTorch, onnx) and "
-                       "write vision/index_net.onnx")
+    t = sub.add_parser("train", help="train the corner-index and card-finding networks (needs the 'train' extra: "
+                       "PyTorch, onnx) and write vision/index_net.onnx and vision/finder_net.onnx")
+    t.add_argument("--only", choices=("index", "finder"), help="train only this network (default: both, the "
+                   "index first)")
     t.add_argument("--decks", default=DEFAULT_DECKS, help=f"folder of deck folders (default {DEFAULT_DECKS})")
     t.add_argument("--photos", default=os.path.join(os.path.dirname(DEFAULT_DECKS), "photos"),
                    help="the development photos (desk/template is trained on; default ../shared/photos)")
     t.add_argument("--out", default=index_net.MODEL_PATH, help="the ONNX file to write (default: the shipped one, "
                    f"{index_net.MODEL_PATH})")
+    t.add_argument("--finder-out", default=finder_net.MODEL_PATH, help="the finder's ONNX file to write (default: "
+                   f"the shipped one, {finder_net.MODEL_PATH})")
+    t.add_argument("--scenes", type=int, default=8000, help="the finder's training scenes (default 8000)")
+    t.add_argument("--steps", type=int, default=4000, help="the finder's training steps (default 4000)")
     t.add_argument("--views", type=int, default=12, help="camera views of each card of each design (default 12)")
     t.add_argument("--photo-views", type=int, default=16, help="views of each card found in the boxes/train photos "
                    "(rank only; default 16)")

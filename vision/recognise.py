@@ -21,8 +21,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision import finder_net, index_net
 from vision import glyphs as glyphlib
-from vision import index_net
 
 CW, CH = 120, 170  # canonical rectified card, pixels
 FACE_SIZE = (30, 42)
@@ -34,6 +34,10 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
+FINDER_PATH = finder_net.MODEL_PATH
+NET_RIM_CONTRAST = 6.0  # the learned finder's outlines: half the contrast (its own face map is the other evidence)
+NET_FACE = 0.5  # the least mean face probability the finder network gives inside an outline it offers
+NET_NOT_CARD = 0.6  # a hand-drawn view's outline where the network sees less face than this gives way to its cards
 # how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
 # pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
@@ -450,7 +454,7 @@ def _median_sorted(v: np.ndarray) -> np.ndarray:
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False) -> tuple[float, float]:
     """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
 
     Every card face has a plain margin inside its edge, whatever its design; the table around it differs from it in
@@ -458,7 +462,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
     it is warped to a small upright card; the band 1-3 px (2-6 % of the width) inside each side and the band
     1-3 px outside it are compared, the corners (rounded on a real card) left out. Plainness: 1 - the spread of
     the inside band's lightness (10-90 %) along a side / 60 (median over the sides); contrast: the Lab distance
-    between the two bands' medians, per side, averaged over the sides (a side darker inside counts 0)."""
+    between the two bands' medians, per side, averaged over the sides (a side darker inside counts 0).
+    ``two_sides``: plainness of the second plainest side (two sides plain suffice), not the median one."""
     w, h, m = RIM_W, RIM_H, RIM_M
     src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
     hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
@@ -483,6 +488,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
         meds.append((_median_sorted(sa), _median_sorted(sb)))
     spread.sort()
     plain = 1.0 - (spread[1] + spread[2]) / 2 / 60.0  # (``np.median`` of the four, without its overhead)
+    if two_sides:
+        plain = 1.0 - spread[1] / 60.0
     contrast = 0.0
     for ma, mb in meds:
         # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
@@ -1151,7 +1158,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | None = None,
                exclude: list[np.ndarray] | None = None, centre: tuple[float, float] | None = None,
-               any_surface: bool = True) -> list[Quad]:
+               any_surface: bool = True, learned: bool = True) -> list[Quad]:
     """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1.
 
     ``card_area`` (pixels, e.g. from the mat calibration) lets the top card of a pile be found even when no card
@@ -1159,6 +1166,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     principal point when ``frame`` is its whole image, lets a card seen obliquely be judged by its shape on the table.
     ``any_surface`` adds the edge-region view (``_edge_region_cards``) for cards on an unknown surface; on the mat's
     felt the pale views suffice and the frame is searched in about two thirds of the time without it.
+    ``learned`` adds, with ``any_surface``, the learned finder's outlines (``_net_cards``); without it the views are
+    all drawn by hand (the finder network's training data are found so, so that it does not learn from itself).
     """
     mask = card_mask(frame)
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -1246,7 +1255,106 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame))
+    if any_surface and learned:
+        out = _add_net_cards(out, frame, paleness, min_side, centre)
     return [q for _, q in out]
+
+
+def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.ndarray, min_side: float,
+                   centre: tuple[float, float] | None) -> list[tuple[float, Quad]]:
+    """``out`` (the hand-drawn views' outlines) with the learned finder's cards where those views saw none.
+
+    Where both saw a card the hand-drawn views' outline is kept (on the development photos the network's outlines
+    that beat them read fewer cards, and one over two overlapping cards took them for its parts), unless the network
+    sees little card face in it (mean face probability under ``NET_NOT_CARD``) and finds a clearly smaller card
+    there: an outline round a card and the paper it lies on, or round a folder with cards on it, then gives way to
+    the network's cards."""
+    finder = _finder(FINDER_PATH)
+    if finder is None:
+        return out
+    face, core, scale = finder.maps(frame)
+    support = [_face_support(face, o.pts, scale) for _, o in out]
+    sure = [o.pts for (_, o), f in zip(out, support, strict=True) if f >= NET_NOT_CARD]
+    added: list[tuple[float, Quad]] = []
+    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure), key=lambda t: -t[0]):
+        if not _overlaps(q.pts, sure + [a.pts for _, a in added]):
+            added.append((k, q))
+    # a doubtful outline stays unless a card of the network's, clearly smaller, lies on it (one of about its size
+    # is the same card, seen by the network with less confidence: a small card far off in a phone's photo)
+    kept = [(k, o) for (k, o), f in zip(out, support, strict=True)
+            if f >= NET_NOT_CARD or not _overlaps(o.pts, [a.pts for _, a in added
+                                                          if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5])]
+    return kept + added
+
+
+@functools.lru_cache(maxsize=2)
+def _finder(path: str) -> finder_net.FinderNet | None:
+    # (None only while the network is being made: ``cardref vision train`` finds its training cards without it)
+    return finder_net.FinderNet(path) if os.path.exists(path) else None
+
+
+def _overlaps(q: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether quad ``q`` covers a fifth of any of ``others``, or a fifth of it is covered by one."""
+    a = cv2.contourArea(q)
+    return any(cv2.intersectConvexConvex(q, o)[0] >= 0.2 * min(a, cv2.contourArea(o)) for o in others)
+
+
+def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tuple[float, float] | None,
+               face: np.ndarray, core: np.ndarray, scale: float,
+               found: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+    """Card outlines from the learned finder (``vision.finder_net``): each card's core grown to its outline,
+    snapped onto the face's edges and checked like an edge region's outline (plain rim, differing from what lies
+    around it). How whole the card is: how fully its core fills the core's rectangle (a covered card's core is
+    cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
+    a card overlapping one is not fitted."""
+    out = []
+    for card in finder_net.net_cards(face, core, scale, min_side):
+        if found and _overlaps(card.quad, found):
+            continue
+        q = _orient(card.quad)
+        if centre is not None and plane_aspect(q, centre, focal=1.5 * max(centre)) is None:
+            continue
+        q = snap_to_edges(pale, q)
+        if not _card_shaped(q, min_side, centre):
+            continue  # (snapped onto something else's edges: a marker's square, a book's corner)
+        # the rim's plainness only ranks the network's outlines: a card partly covered (an object, a cable, a fold of
+        # cloth across it) has a rim that is not plain everywhere, and the hand-drawn views' check missed those
+        plain, contrast = rim_contrast(frame, q, two_sides=True)
+        if contrast < NET_RIM_CONTRAST or _face_support(face, q, scale) < NET_FACE:
+            continue
+        whole = float(min(1.0, card.fill / 0.9))
+        out.append((whole + plain + _size_bonus(q), Quad(q.astype(np.float32), whole)))
+    return out
+
+
+def _card_shaped(q: np.ndarray, min_side: float, centre: tuple[float, float] | None) -> bool:
+    """Whether a quad has a card's shape, as ``_quad_from_contour`` requires of the views' outlines: sides 1.15-1.9
+    to 1 in the image, or (seen obliquely, ``centre`` known) a card's ratio on the table; the short side at least
+    ``min_side``."""
+    a = _vlen(q[1] - q[0]) + _vlen(q[3] - q[2])
+    b = _vlen(q[2] - q[1]) + _vlen(q[0] - q[3])
+    short, long = min(a, b) / 2, max(a, b) / 2
+    if short < min_side:
+        return False
+    if 1.15 < long / short < 1.9:
+        return True
+    if centre is None:
+        return False
+    r = plane_aspect(q, centre, focal=1.5 * max(centre))
+    return r is not None and CARD_ASPECT[0] < max(r, 1 / r) < CARD_ASPECT[1]
+
+
+def _face_support(face: np.ndarray, quad: np.ndarray, scale: float) -> float:
+    """The mean face probability the finder network gives inside ``quad`` (frame pixels; ``scale`` frame pixels per
+    map cell)."""
+    cells = (quad + 0.5) / scale - 0.5
+    x0, y0 = np.maximum(np.floor(cells.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(cells.max(axis=0)).astype(int) + 1, [face.shape[1], face.shape[0]])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(m, np.round(cells - [x0, y0]).astype(np.int32), 1)
+    return float(cv2.mean(face[y0:y1, x0:x1], mask=m)[0]) if m.any() else 0.0
 
 
 def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float = 4.0) -> bool:
