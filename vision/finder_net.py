@@ -73,7 +73,7 @@ def net_cards(face: np.ndarray, core: np.ndarray, scale: float, min_side: float)
     lying close may join at a low level and part at a higher one, so a card may come back more than once (the caller
     keeps the best of overlapping outlines). A core whose grown rectangle is shorter than ``min_side`` (frame pixels)
     or whose shape is no card's core is left out."""
-    out = []
+    out: list[NetCard] = []
     for level, bleed in CORE_LEVELS:
         mask = (core >= level).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)

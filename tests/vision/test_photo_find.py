@@ -151,8 +151,8 @@ def test_two_cards_side_by_side_are_two_cards_not_one():
 
 def test_a_card_on_carpet_is_found():
     """boxes/train IMG_2405: a jack alone on a pale speckled carpet. The carpet passes as pale and its texture cuts
-    every edge loop; the card's face is paler than the carpet all over (the threshold view) and its margin smooth
-    (the smooth-pale view): either finds it."""
+    every edge loop; the card's face is paler than the carpet all over (the threshold view finds it; so does the
+    finder network)."""
     from vision import recognise
 
     img = _photo("boxes", "train", "IMG_2405.JPG")
@@ -173,7 +173,9 @@ def _voc_box(path: Path) -> tuple[float, float, float, float]:
 def test_a_card_alone_on_a_carpet_or_a_striped_rug_is_found_whole(name):
     """boxes/train: one card on a pale beige carpet (IMG_2404), on a striped rug touching its pale stripes
     (IMG_2429), on carpet with a bluish shadow across a corner (IMG_2443). The pale mask took the carpet for card and
-    the carpet's edges cut the card's outline: nothing was found. The smooth-pale view finds it whole."""
+    the carpet's edges cut the card's outline: nothing was found. Now the finder network (IMG_2404, IMG_2443: the views
+    drawn by hand find nothing there) or the threshold view (IMG_2429) finds it whole, and nothing else on the carpet
+    is taken for a card."""
     from tools.photo_bench import box_iou
     from vision import recognise
 
