@@ -174,7 +174,6 @@ def _triple(a: tuple[float, float, float], b: tuple[float, float, float], c: tup
 
 
 _NEXT = np.array([1, 2, 3, 0])  # a quad's corners shifted by one: corner i's neighbour (np.roll costs more)
-_PREV = np.array([3, 0, 1, 2])
 
 
 MAX_TILT = 60.0  # degrees: the most oblique view of the table taken for a card seen obliquely (the spec: ~30)
@@ -583,98 +582,6 @@ def _rim_checked(frame: np.ndarray, pale: np.ndarray, c: np.ndarray, min_side: f
     return q.whole + plain + _size_bonus(q.pts), q
 
 
-def _byte_medians(px: np.ndarray) -> np.ndarray:
-    """``np.median(px, axis=0)`` of an (N, C) array of bytes (float64, the mean of the middle two for even N), from
-    each column's histogram: the same values in a fraction of the time."""
-    n, k = len(px), len(px) // 2
-    out = []
-    for col in px.T:
-        counts = np.bincount(col, minlength=256).cumsum()
-        hi = float(np.searchsorted(counts, k + 1))  # the (k+1)-th smallest value
-        out.append(hi if n % 2 else (float(np.searchsorted(counts, k)) + hi) / 2)
-    return np.array(out)
-
-
-def _threshold_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, known: list[Quad],
-                     centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
-    """Card outlines as the regions paler than a threshold of the whole frame's paleness (``card_paleness``).
-
-    A card on a plain table under soft focus (a webcam's blur, its low contrast) leaves no closed loop of edges
-    and, on a grey table the pale mask accepts, no blob of its own; but its face is paler than the table all over.
-    Otsu's threshold parts the frame's two main tones, and a second one parts the paler of them again (a pale table
-    in a darker room: room, then table, then cards). Each region is checked like the edge regions.
-
-    The tones are parted at half the size when the frame is large (a card's region needs no more pixels; its
-    outline is then fitted and checked on the frame itself)."""
-    k = 2 if max(frame.shape[:2]) > 900 else 1
-    src, src_pale = frame, pale
-    if k > 1:
-        src = cv2.resize(frame, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
-        src_pale = cv2.resize(pale, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA)
-    blur = cv2.GaussianBlur(src_pale, (5, 5) if k == 1 else (3, 3), 0)
-    t1, _ = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    upper = blur[blur > t1]
-    levels = [(blur, t1)]
-    if upper.size > 100:
-        t2, _ = cv2.threshold(upper.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        if t2 - t1 >= 10:
-            levels.append((blur, t2))
-    # and how far each pixel's colour is from the table's (the frame's median: a table fills most of a view): a
-    # bluish-white card on a beige table under a webcam's low contrast is no paler than the table in every channel
-    # (in BGR, not Lab: converting the frame cost more than the rest of this view)
-    smooth = cv2.GaussianBlur(src, (5, 5) if k == 1 else (3, 3), 0)
-    step = max(1, int(np.sqrt(smooth.shape[0] * smooth.shape[1] / 20000)))
-    table = _byte_medians(smooth[::step, ::step].reshape(-1, 3))
-    diff = cv2.absdiff(smooth, (float(table[0]), float(table[1]), float(table[2]), 0.0))
-    # the sum of the channels' differences (saturated at 255, as cv2.transform's was: the same bytes, a fifth of
-    # its time)
-    d0, d1, d2 = cv2.split(diff)
-    dist = cv2.add(cv2.add(d0, d1), d2)
-    t3, _ = cv2.threshold(dist, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    if t3 >= 8:
-        levels.append((dist, t3))
-    # (where the pips and pictures differ most from the table, that first split takes them from the rest, paper
-    # and table alike: the rest parted again)
-    lower = dist[dist <= t3]
-    if lower.size > 100:
-        t4, _ = cv2.threshold(lower.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        if t4 >= 8 and t3 - t4 >= 8:
-            levels.append((dist, t4))
-    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known]
-    seen = [q.pts for q in known]
-    min_area = min_side * min_side * 1.3
-    out: list[tuple[float, Quad]] = []
-    for img, t in levels:
-        b = cv2.morphologyEx(cv2.compare(img, t, cv2.CMP_GT), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        contours, _ = cv2.findContours(b, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        # (the specks dropped before the loop; then the cheap tests first, each region's hull taken once for its
-        # solidity, rectangle and fit: the same regions pass as in any order)
-        long_enough = np.flatnonzero(np.fromiter(map(len, contours), np.int64, len(contours)) >= 4 * min_side / k)
-        for c in (contours[i] for i in long_enough.tolist()):
-            c = c * k if k > 1 else c
-            area = cv2.contourArea(c)
-            if area < min_area:
-                continue
-            # (a card's region is nearly convex; the tones of clutter, wood grain and shading are not, and are
-            # dropped before the costly fit)
-            hull = cv2.convexHull(c)
-            if area < 0.75 * cv2.contourArea(hull):
-                continue
-            if _known(c, area, known_boxes, hull):
-                continue
-            _, (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
-            if area < 0.8 * rw * rh:  # (a chip, a round or ragged patch: a card fills its rectangle)
-                continue
-            cand = _rim_checked(frame, pale, c, min_side, centre, hull)
-            # only where the other views found nothing: where they did, their outline follows the card's own
-            # edges, while a tone's region may take in a shadow or a patch of table of the card's tone
-            if cand is not None and all(_iou(cand[1].pts, q) < 0.2 and cv2.pointPolygonTest(
-                    cand[1].pts.reshape(-1, 1, 2), tuple(map(float, q.mean(axis=0))), False) < 0 for q in seen):
-                out.append(cand)
-                seen.append(cand[1].pts)
-    return out
-
-
 def card_paleness(frame: np.ndarray) -> np.ndarray:
     """The darkest of a pixel's three colour channels: high only where all three are (a card's white face),
     low on any table that is dark or has a colour of its own (wood, felt, cloth), whatever its brightness."""
@@ -1034,11 +941,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
     if any_surface:
-        # (one paleness map for the edge and threshold views and the snapping: it was computed up to three times)
+        # (one paleness map for the edge view, the snapping and the network's cards: it was computed up to three times)
         paleness = card_paleness(frame)
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
                                     edge_maps, paleness)
-        cands += _threshold_cards(frame, paleness, min_side, [q for _, q in cands], centre)
     # piles: a pale blob bigger than any card found whole, and no whole card explains it
     # (the blob view's outlines: every point kept, with the same areas, hulls and fills as the compressed ones,
     # checked on 272 blobs of the development photos)
@@ -1134,6 +1040,8 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         q = _orient(card.quad)
         if centre is not None and plane_aspect(q, centre, focal=1.5 * max(centre)) is None:
             continue
+        if _face_support(face, q, scale) < NET_FACE:
+            continue  # (checked again once snapped; most of the network's weak cores stop here, before the snapping)
         q = snap_to_edges(pale, q)
         if not _card_shaped(q, min_side, centre):
             continue  # (snapped onto something else's edges: a marker's square, a book's corner)
