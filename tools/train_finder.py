@@ -296,14 +296,7 @@ def _light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def _finish(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    blur = rng.uniform(0, 1.5)
-    if blur > 0.3:
-        img = cv2.GaussianBlur(img, (0, 0), blur)
-    noise = np.empty(img.shape, np.float32)
-    cv2.randn(noise, 0, float(rng.uniform(0, 8)))
-    out = np.clip(img + noise, 0, 255).astype(np.uint8)
-    q = int(rng.integers(35, 96))
-    return cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
+    return ti.camera_finish(img, rng, 1.5, 8.0, 35)
 
 
 def _paint_cards(rng: np.random.Generator, img: np.ndarray, owner: np.ndarray, cores: list[np.ndarray],

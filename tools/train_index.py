@@ -304,15 +304,21 @@ def photo_view(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> t
         crop = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     out = _recolour(crop, rng).astype(np.float32)
     out = out * rng.uniform(0.7, 1.15) * rng.uniform(0.9, 1.1, 3).astype(np.float32) + rng.uniform(-20, 20)
-    blur = rng.uniform(0, 1.2)
-    if blur > 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), blur)
-    noise = np.empty(out.shape, np.float32)
-    cv2.randn(noise, 0, float(rng.uniform(0, 6)))
-    out = np.clip(out + noise, 0, 255).astype(np.uint8)
-    jpeg = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))]
-    out = cv2.imdecode(cv2.imencode(".jpg", out, jpeg)[1], cv2.IMREAD_COLOR)
-    return out, q.astype(np.float32)
+    return camera_finish(out, rng, 1.2, 6.0, 40), q.astype(np.float32)
+
+
+def camera_finish(img: np.ndarray, rng: np.random.Generator, blur: float, noise: float, quality: int) -> np.ndarray:
+    """A camera's last touches on a float32 BGR image: a Gaussian blur of up to ``blur`` pixels (none under 0.3),
+    sensor noise of up to ``noise`` grey levels (OpenCV's generator: seeded per job), and JPEG at a quality from
+    ``quality`` to 95; uint8."""
+    b = rng.uniform(0, blur)
+    if b > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), b)
+    sensor = np.empty(img.shape, np.float32)
+    cv2.randn(sensor, 0, float(rng.uniform(0, noise)))
+    out = np.clip(img + sensor, 0, 255).astype(np.uint8)
+    jpeg = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(quality, 96))]
+    return cv2.imdecode(cv2.imencode(".jpg", out, jpeg)[1], cv2.IMREAD_COLOR)
 
 
 def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) -> tuple[np.ndarray, np.ndarray,
