@@ -2,9 +2,9 @@
 
 The frame is shrunk to ``NET_SIDE`` pixels on its longer side; the network marks, at half that size, the card faces
 and each card's core: its face shrunk by ``CORE_INSET`` of the card's width on every side, less what covers it. Two
-cards that touch or overlap have cores apart, so each connected core is one card. ``core_quads`` turns each core into
-the card's outline (the core's quad grown back by the inset); ``vision.recognise`` snaps that outline onto the
-photo's own edges and checks it like every other view's.
+cards that touch or overlap have cores apart, so each connected core is one card. ``net_cards`` cuts the cores at a
+few levels of probability and turns each into the card's outline (the core's rectangle grown back by the inset);
+``vision.recognise`` snaps that outline onto the photo's own edges and checks it.
 
 The network is trained by ``cardref vision train`` (``tools/train_finder.py``: synthetic tables of drawn and
 aisleriot designs on real and drawn surfaces, and the training photographs; deterministic seeds); the ONNX file it
@@ -26,7 +26,6 @@ STRIDE = 16  # the network's input sides are multiples of this (four halvings)
 # (probability, bleed): a cell belongs to a core at a level when the network gives it at least that probability;
 # a core cut there and grown back comes out ``bleed`` times its card's size (see net_cards)
 CORE_LEVELS = ((0.5, 1.06), (0.7, 1.015), (0.85, 0.975))
-CORE_P = CORE_LEVELS[0][0]
 
 
 def to_input(images: np.ndarray) -> np.ndarray:
