@@ -33,7 +33,6 @@ import numpy as np
 
 from tools import train_index as ti
 from vision import finder_net as fn
-from vision import recognise as rc
 
 SCENE = (256, 192)  # (width, height) of a training scene
 CROP = (160, 128)  # (width, height) of the part of a scene a training step sees
@@ -76,38 +75,27 @@ def _photo_targets(photos_root: str) -> list[dict]:
     if os.path.isdir(tpl):
         for name in sorted(os.listdir(tpl)):
             img, _ = pb.load_photo(os.path.join(tpl, name), 1920)
-            quads = _found(img)
+            quads = [q.astype(np.float32) for q in ti.whole_cards(img)]
             whole = sorted(quads, key=lambda q: -cv2.contourArea(q))[:1]  # one card per photo: the largest
             out.append({"img": img, "quads": whole, "ignore": []})
     return out
 
 
-def _found(img: np.ndarray) -> list[np.ndarray]:
-    s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
-    small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
-    return [(q.pts / s).astype(np.float32) for q in qs if q.whole >= 0.9]
-
-
 def _match(img: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> tuple[list[np.ndarray], list]:
+    """The whole cards the hand-drawn views find in a photo whose outline's box overlaps a labelled box at IoU >= 0.5,
+    and the labelled boxes none overlaps so."""
     from tools import photo_bench as pb
 
-    quads = _found(img)
-    found, missed = [], []
-    used = set()
+    quads = [q.astype(np.float32) for q in ti.whole_cards(img)]
+    qboxes = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads]
+    used, missed = set(), []
     for b in boxes:
-        best, bi = 0.0, -1
-        for i, q in enumerate(quads):
-            bb = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-            iou = pb.box_iou(bb, b)
-            if iou > best:
-                best, bi = iou, i
-        if best >= 0.5:
-            used.add(bi)
+        iou, i = max(((pb.box_iou(qb, b), i) for i, qb in enumerate(qboxes)), default=(0.0, -1))
+        if iou >= 0.5:
+            used.add(i)
         else:
             missed.append(b)
-    found = [quads[i] for i in sorted(used)]
-    return found, missed
+    return [quads[i] for i in sorted(used)], missed
 
 
 def _surfaces(photos: list[dict], photos_root: str) -> list[np.ndarray]:

@@ -268,6 +268,16 @@ IGNORE = -100  # a label the loss skips: the boxes photos name a card's rank, no
 BOXES_TRAIN = os.path.join("boxes", "train")  # trained on; boxes/test stays held out for the benchmark
 
 
+def whole_cards(img: np.ndarray) -> list[np.ndarray]:
+    """The quads (in ``img``'s pixels) of the cards the finder's hand-drawn views find whole in a photo, searched at
+    the product's working size: training data is found without the finder network, so that it does not learn from
+    itself."""
+    s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
+    small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
+    return [q.pts / s for q in qs if q.whole >= 0.9]
+
+
 def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
     """(photo path, quad in the photo's pixels, rank) of each labelled card of a Pascal VOC folder that the product's
     finder finds whole: an outline whose bounding box overlaps the card's labelled box at IoU >= 0.5. The corners
@@ -277,13 +287,8 @@ def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
     out = []
     for photo in pb.from_voc(folder, "boxes_train").photos:  # (that set's label corrections applied)
         img, scale = pb.load_photo(photo.path, 1920)
-        s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
-        small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes or []]
-        for q in rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False):
-            if q.whole < 0.9:
-                continue
-            pts = q.pts / s
+        for pts in whole_cards(img):
             bb = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
             iou, i = max(((pb.box_iou(bb, b), i) for i, b in enumerate(boxes)), default=(0.0, -1))
             if iou >= 0.5 and photo.boxes is not None:

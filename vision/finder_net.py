@@ -59,12 +59,11 @@ class FinderNet:
 
 
 class NetCard(NamedTuple):
-    """One card the network marks: its core grown back to the card (a rectangle in the frame's pixels), how fully the
-    core fills its rectangle (a covered card's core is cut: less) and the level it was cut at."""
+    """One card the network marks: its core grown back to the card (a rectangle in the frame's pixels) and how fully
+    the core fills its rectangle (a covered card's core is cut: less)."""
 
     quad: np.ndarray
     fill: float
-    level: float
 
 
 def net_cards(face: np.ndarray, core: np.ndarray, scale: float, min_side: float) -> list[NetCard]:
@@ -97,5 +96,5 @@ def net_cards(face: np.ndarray, core: np.ndarray, scale: float, min_side: float)
             grow = CORE_INSET * short
             cells = cv2.boxPoints(((cx, cy), ((rw + 2 * grow) / bleed, (rh + 2 * grow) / bleed), ang))
             quad = ((cells + 0.5) * scale - 0.5).astype(np.float32)  # cell centres to frame pixels
-            out.append(NetCard(quad, fill, level))
+            out.append(NetCard(quad, fill))
     return out

@@ -486,9 +486,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False) -
         spread.append(_quantile_sorted(sa[:, 0], 0.9) - _quantile_sorted(sa[:, 0], 0.1))
         meds.append((_median_sorted(sa), _median_sorted(sb)))
     spread.sort()
-    plain = 1.0 - (spread[1] + spread[2]) / 2 / 60.0  # (``np.median`` of the four, without its overhead)
-    if two_sides:
-        plain = 1.0 - spread[1] / 60.0
+    # (``np.median`` of the four, without its overhead; or the second plainest)
+    plain = 1.0 - (spread[1] if two_sides else (spread[1] + spread[2]) / 2) / 60.0
     contrast = 0.0
     for ma, mb in meds:
         # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
@@ -1029,9 +1028,10 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
                face: np.ndarray, core: np.ndarray, scale: float,
                found: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines from the learned finder (``vision.finder_net``): each card's core grown to its outline,
-    snapped onto the face's edges and checked like an edge region's outline (plain rim, differing from what lies
-    around it). How whole the card is: how fully its core fills the core's rectangle (a covered card's core is
-    cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
+    snapped onto the face's edges, and kept when it has a card's shape, the network sees card face in it
+    (``NET_FACE``) and its rim differs from what lies around it (``NET_RIM_CONTRAST``); the rim's plainness (two
+    sides) only ranks it. How whole the card is: how fully its core fills the core's rectangle (a covered card's core
+    is cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
     a card overlapping one is not fitted."""
     out = []
     for card in finder_net.net_cards(face, core, scale, min_side):
