@@ -30,15 +30,16 @@ BOX = (0.34, 0.46)  # the corner cut: fractions of the card's width and height (
 INPUT_W, INPUT_H = 32, 56  # the network's input, pixels
 
 
-def _corner_size(card: np.ndarray) -> tuple[int, int]:
-    h, w = card.shape[:2]
+def corner_size(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(rows, columns) of the index corner cut of a card of ``shape`` (rows, columns, ...)."""
+    h, w = shape[:2]
     return max(2, int(round(BOX[1] * h))), max(2, int(round(BOX[0] * w)))
 
 
 def corner_input(card: np.ndarray) -> np.ndarray:
     """The top-left corner of a rectified upright card (BGR, any size) as the network's input: (INPUT_H, INPUT_W)
     float32, colourless (darkest channel), zero mean and unit spread."""
-    ch, cw = _corner_size(card)
+    ch, cw = corner_size(card.shape)
     return _net_input(card[:ch, :cw])
 
 
@@ -52,7 +53,7 @@ def _net_input(crop: np.ndarray) -> np.ndarray:
 
 def both_corners(card: np.ndarray) -> np.ndarray:
     """The network input of both index corners (top-left, then bottom-right turned upright): (2, 1, H, W)."""
-    ch, cw = _corner_size(card)
+    ch, cw = corner_size(card.shape)
     h, w = card.shape[:2]
     # (the bottom-right corner cut first, then turned: the same pixels as cutting the turned card)
     turned = cv2.rotate(card[h - ch :, w - cw :], cv2.ROTATE_180)
@@ -121,22 +122,31 @@ class IndexNet:
 
     def read_corners(self, card: np.ndarray) -> IndexRead:
         """Read both index corners of a rectified upright card (BGR, the canonical size or a multiple of it)."""
-        pr, ps = self.probs(both_corners(card))
-        corners = []
-        for r, s in zip(pr, ps, strict=True):
-            ri, si = int(r.argmax()), int(s.argmax())
-            corners.append(CornerRead(RANKS[ri], SUITS[si], float(r[ri]), float(s[si]), r, s))
-        shown = [c for c in corners if c.is_index]
-        if not shown:
-            return IndexRead("-", "-", 0.0, 0.0, False, corners)
-        # the joint reading: the product of the corners' probabilities (both corners show the same card)
-        jr = np.prod([c.rank_probs[:-1] for c in shown], axis=0)
-        js = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
-        rank, suit = RANKS[int(jr.argmax())], SUITS[int(js.argmax())]
-        p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
-        p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
-        agree = len(shown) == 2 and all(c.rank == rank and c.suit == suit for c in shown)
-        return IndexRead(rank, suit, p_rank, p_suit, agree, corners)
+        return self.read_corners_batch([card])[0]
+
+    def read_corners_batch(self, cards: list[np.ndarray]) -> list[IndexRead]:
+        """``read_corners`` of several cards in one pass of the network (one pass costs little more than one card)."""
+        pr, ps = self.probs(np.concatenate([both_corners(c) for c in cards]))
+        return [_joint(pr[2 * i : 2 * i + 2], ps[2 * i : 2 * i + 2]) for i in range(len(cards))]
+
+
+def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
+    """One card's reading from its two corners' rank and suit probabilities."""
+    corners = []
+    for r, s in zip(pr, ps, strict=True):
+        ri, si = int(r.argmax()), int(s.argmax())
+        corners.append(CornerRead(RANKS[ri], SUITS[si], float(r[ri]), float(s[si]), r, s))
+    shown = [c for c in corners if c.is_index]
+    if not shown:
+        return IndexRead("-", "-", 0.0, 0.0, False, corners)
+    # the joint reading: the product of the corners' probabilities (both corners show the same card)
+    jr = np.prod([c.rank_probs[:-1] for c in shown], axis=0)
+    js = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
+    rank, suit = RANKS[int(jr.argmax())], SUITS[int(js.argmax())]
+    p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
+    p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
+    agree = len(shown) == 2 and all(c.rank == rank and c.suit == suit for c in shown)
+    return IndexRead(rank, suit, p_rank, p_suit, agree, corners)
 
 
 _SHARED: dict[str, IndexNet] = {}
@@ -201,15 +211,49 @@ def ink_colour(card: np.ndarray) -> str:
     Each channel of the darkest tenth of the corner is divided by the same channel of its paper (the light half), so
     a colour cast of the light cancels; red ink keeps much more red than green or blue, black ink keeps them alike."""
     h, w = card.shape[:2]
-    crop = np.ascontiguousarray(card[: int(BOX[1] * h), : int(BOX[0] * w)])
-    # (OpenCV's masked means: the same numbers as numpy's boolean indexing, in a fifth of the time)
+    return corner_colour(card[: int(BOX[1] * h), : int(BOX[0] * w)])
+
+
+def corner_colour(corner: np.ndarray) -> str:
+    """``ink_colour`` of the top-left corner cut itself (BGR).
+
+    The corner of a court holds part of its picture too, often with black lines and red, blue or yellow robes, and
+    its darkest pixels may be the picture's rather than the index's (a red queen's index read as black ink). So the
+    colour is first taken from the index alone - the ink's blobs that end inside the corner (the picture runs on
+    past its edges) - and, where that says neither red nor black, from the darkest pixels of the whole corner."""
+    crop = np.ascontiguousarray(corner)
     b, g, r = cv2.split(crop)
     dark = cv2.min(cv2.min(b, g), r)
     lo, hi = percentile(dark, 10), percentile(dark, 60)  # (np.percentile's values, in a quarter of its time)
     if hi - lo < 40:
         return "?"
+    # (OpenCV's masked means: the same numbers as numpy's boolean indexing, in a fifth of the time)
     paper = np.array(cv2.mean(crop, mask=(dark >= hi).view(np.uint8))[:3]) + 1.0
-    ink = np.array(cv2.mean(crop, mask=(dark <= lo).view(np.uint8))[:3]) / paper  # per channel: B, G, R
+    index = _index_ink(dark, (lo + hi) / 2)
+    if index is not None:
+        # the darker part of the index's blobs (their rims are paper blended in)
+        sel = (index & (dark <= np.percentile(dark[index], 40))).view(np.uint8)
+        colour = _hue(np.array(cv2.mean(crop, mask=sel)[:3]) / paper)
+        if colour in ("red", "black"):
+            return colour
+    return _hue(np.array(cv2.mean(crop, mask=(dark <= lo).view(np.uint8))[:3]) / paper)
+
+
+def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
+    """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut, or None."""
+    ink = (dark < level).view(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    inside = (x + bw < w - 1) & (y + bh < h - 1) & (area >= 0.002 * h * w)
+    inside[0] = False  # (the background)
+    if not inside.any():
+        return None
+    return inside[labels]
+
+
+def _hue(ink: np.ndarray) -> str:
+    """'red', 'black' or 'other' of an ink's colour as a share of its paper's, per channel (B, G, R)."""
     b, g, r = (float(v) for v in ink)
     if r - max(b, g) > 0.2:
         return "red"
@@ -241,6 +285,8 @@ class NetRead:
     index: IndexRead | None
     p_rank: float = 0.0
     p_suit: float = 0.0
+    pips: object | None = None  # the ``vision.pips.Pips`` found on the card, or None
+    colour: str = "?"  # the index ink's colour (``ink_colour``)
 
     @property
     def score(self) -> float:
@@ -267,8 +313,48 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     ir = net.read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    p = pips if pips is not None else pipslib.find_pips(card)
-    colour = ink_colour(ic)
+    return _decide(ir, pips if pips is not None else pipslib.find_pips(card), ink_colour(ic))
+
+
+SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
+
+
+def corners_to_reread(first: NetRead) -> list[int]:
+    """The corners (0: top-left, 1: bottom-right) worth cutting again after ``first`` named nothing: those not
+    read surely (both, when both were and still disagree)."""
+    assert first.index is not None
+    unsure = [i for i, c in enumerate(first.index.corners) if not (c.is_index and min(c.p_rank, c.p_suit) >= SETTLED)]
+    return unsure or [0, 1]
+
+
+def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: IndexNet | None = None) -> list[NetRead]:
+    """``read_generic`` of a card again, after its first reading ``first`` named nothing, with some of its index
+    corners cut anew by other outlines: ``cuts`` holds per outline the new corner cuts (BGR; 0: top-left, 1: the
+    bottom-right turned upright); a corner not cut again keeps its first reading, and the pips are those found the
+    first time (an outline a few per cent off cuts off an index corner, not the pips in the middle). One pass of the
+    network reads them all."""
+    net = net or shared()
+    assert first.index is not None
+    pr, ps = net.probs(np.stack([_net_input(c) for cut in cuts for c in cut.values()])[:, None])
+    out, j = [], 0
+    pips = first.pips if first.pips is not None else False
+    for cut in cuts:
+        rank_probs = [c.rank_probs for c in first.index.corners]
+        suit_probs = [c.suit_probs for c in first.index.corners]
+        for i in cut:
+            rank_probs[i], suit_probs[i] = pr[j], ps[j]
+            j += 1
+        ir = _joint(np.stack(rank_probs), np.stack(suit_probs))
+        out.append(NetRead("?", "none", ir) if ir.seen == 0 else
+                   _decide(ir, pips, corner_colour(cut[0]) if 0 in cut else first.colour))
+    return out
+
+
+def _decide(ir: IndexRead, p: object, colour: str) -> NetRead:
+    """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not)
+    and the index ink's colour."""
+    from vision import pips as pipslib
+
     shown = [c for c in ir.corners if c.is_index]
     same = all(c.rank == ir.rank and c.suit == ir.suit for c in shown)
     ok = same and colour_allows(colour, ir.suit)
@@ -276,7 +362,13 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         rank = pipslib.RANK_OF_COUNT[p.count]
         ok = ok and ir.rank == rank and not (p.red and ir.suit not in RED)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0)
+                       ir.p_suit if ok else 0.0, p, colour)
+    # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
+    # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
+    # been counted and were not)
+    ok = ok and ir.agree
+    return NetRead(ir.code, "court" if ir.rank in COURTS else "corners", ir, ir.p_rank if ok else 0.0,
+                   ir.p_suit if ok else 0.0, None, colour)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)

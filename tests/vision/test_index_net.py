@@ -160,3 +160,15 @@ def test_thresholds_are_chosen_from_the_wrong_reads_of_each_cue():
     th = train_index.choose_net_thresholds(right)
     assert th["two"]["threshold"] == train_index.FLOOR and th["two"]["rank_threshold"] == train_index.RANK_FLOOR
     assert th["court"]["threshold"] == index_net.NET_THRESHOLDS["court"]  # too few court reads: untuned
+
+
+def test_the_colour_of_a_courts_index_is_not_its_pictures():
+    # a red index in the corner and, beside it, a court's picture in black line running on past the corner
+    corner = np.full((78, 41, 3), 235, np.uint8)
+    cv2.rectangle(corner, (4, 4), (11, 16), (40, 40, 210), -1)  # the rank, red
+    cv2.circle(corner, (8, 24), 4, (40, 40, 210), -1)  # the suit sign
+    cv2.rectangle(corner, (17, 10), (41, 78), (20, 20, 20), 3)  # the picture's frame
+    cv2.rectangle(corner, (22, 30), (41, 78), (30, 30, 30), -1)  # its dark robe
+    assert index_net.corner_colour(corner) == "red"
+    corner[4:30, :14] = 235  # no index: only the picture's black, and that is what is said
+    assert index_net.corner_colour(corner) == "black"

@@ -62,3 +62,42 @@ def test_empty_table_reads_nothing(tango, tango_deck):
     for seed in range(3):
         scene = synth.render_table(tango, [], seed=seed)
         assert all(r.code is None for r in rec.identify(scene.image))
+
+
+def _card_in_frame(img: np.ndarray, angle: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
+    """A card design laid on a plain green frame, 240 px wide, turned by ``angle``: the frame and the card's quad."""
+    import cv2
+
+    h, w = img.shape[:2]
+    frame = np.full((700, 900, 3), (40, 110, 40), np.uint8)
+    c, s = np.cos(angle), np.sin(angle)
+    tl = np.array([300, 150], np.float32)
+    quad = np.array([tl, tl + [240 * c, 240 * s], tl + [240 * c - 340 * s, 240 * s + 340 * c],
+                     tl + [-340 * s, 340 * c]], np.float32)
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), quad)
+    cv2.warpPerspective(img, m, (900, 700), frame, borderMode=cv2.BORDER_TRANSPARENT)
+    return frame, quad
+
+
+def test_corner_cut_is_the_readers_corner_of_the_rectified_card(decks_dir):
+    from vision import index_net
+
+    frame, quad = _card_in_frame(synth.load_deck(str(decks_dir / "paris"))["QH"], 0.5)
+    for scale in (1, 2):
+        inputs = index_net.both_corners(recognise.rectify_for_reading(frame, quad, scale))
+        for corner in (0, 1):
+            cut = index_net._net_input(recognise.corner_cut(frame, quad, corner, scale))
+            assert np.abs(cut - inputs[corner, 0]).mean() < 0.01, (scale, corner)
+
+
+def test_a_court_whose_outline_cuts_off_a_corner_is_read_from_another_outline(decks_dir):
+    import cv2
+
+    rec = recognise.Recogniser(None)
+    frame, quad = _card_in_frame(synth.load_deck(str(decks_dir / "anglo_modern"))["KS"])
+    short = quad[0] + (quad - quad[0]) * 0.93  # an outline 7 % short on the right and at the bottom
+    big = recognise.rectify_for_reading(frame, short, 2)
+    label, _, _, ok, first = rec._read(cv2.resize(big, (recognise.CW, recognise.CH)), big)
+    assert (label, ok) == ("KS", False) and first is not None  # one corner alone does not name a court
+    again = rec._reread(frame, short, 2, first)
+    assert again is not None and again[0] == "KS" and again[1] >= recognise.REREAD_P
