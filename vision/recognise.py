@@ -1537,6 +1537,8 @@ class Recogniser:
         rank and suit alike, ``REREAD_P``."""
         assert self.net_thresholds is not None
         redo = index_net.corners_to_reread(first)
+        if not redo:
+            return None
         cuts = [{i: corner_cut(frame, v, i, scale) for i in redo} for v in outline_variants(quad)]
         for n in index_net.reread_generic(first, cuts):
             if index_net.accepts(n, self.net_thresholds) and min(n.p_rank, n.p_suit) >= REREAD_P:

@@ -172,3 +172,18 @@ def test_the_colour_of_a_courts_index_is_not_its_pictures():
     assert index_net.corner_colour(corner) == "red"
     corner[4:30, :14] = 235  # no index: only the picture's black, and that is what is said
     assert index_net.corner_colour(corner) == "black"
+
+
+def test_which_corners_are_cut_again():
+    def corner(rank: str, suit: str, p: float) -> index_net.CornerRead:
+        return index_net.CornerRead(rank, suit, p, p, np.zeros(14), np.zeros(5))
+
+    def first(a: index_net.CornerRead, b: index_net.CornerRead) -> index_net.NetRead:
+        return index_net.NetRead("?", "court", index_net.IndexRead("K", "S", 0.5, 0.5, False, [a, b]))
+
+    sure, cut = corner("K", "S", 0.99), corner("K", "-", 0.6)
+    assert index_net.corners_to_reread(first(sure, cut)) == [1]
+    assert index_net.corners_to_reread(first(cut, corner("K", "S", 0.8))) == [0, 1]
+    assert index_net.corners_to_reread(first(sure, corner("Q", "S", 0.99))) == [0, 1]  # both sure, disagreeing
+    assert index_net.corners_to_reread(first(sure, corner("-", "-", 0.95))) == []  # covered: no outline uncovers it
+    assert index_net.corners_to_reread(first(sure, corner("-", "-", 0.7))) == [1]
