@@ -21,7 +21,7 @@ import numpy as np
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "finder_net.onnx")
 CORE_INSET = 0.12  # the core's margin inside the face, as a share of the card's width (short side)
-NET_SIDE = 320  # pixels: the longer side of the frame as the network sees it
+NET_SIDE = 352  # pixels: the longer side of the frame as the network sees it (320-384 read alike; see docs/vision.md)
 STRIDE = 16  # the network's input sides are multiples of this (four halvings)
 # (probability, bleed): a cell belongs to a core at a level when the network gives it at least that probability;
 # a core cut there and grown back comes out ``bleed`` times its card's size (see net_cards)

@@ -16,9 +16,10 @@ def test_the_shipped_network_gives_maps_at_half_its_input():
     net = finder_net.FinderNet()
     frame = np.full((480, 640, 3), 90, np.uint8)
     face, core, scale = net.maps(frame)
-    # 640 x 480 is seen at 320 x 240; the maps are at half that, and a map cell is 4 frame pixels
-    assert face.shape == core.shape == (120, 160)
-    assert scale == pytest.approx(4.0)
+    # 640 x 480 is seen at NET_SIDE x (3/4 of it); the maps are at half that
+    side = finder_net.NET_SIDE
+    assert face.shape == core.shape == (round(0.75 * side) // 2, side // 2)
+    assert scale == pytest.approx(2 * 640 / side)
     assert 0.0 <= float(face.min()) and float(face.max()) <= 1.0
     assert float(core.max()) < finder_net.CORE_LEVELS[0][0]  # a bare grey table holds no card
 
