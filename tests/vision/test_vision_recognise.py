@@ -101,3 +101,19 @@ def test_a_court_whose_outline_cuts_off_a_corner_is_read_from_another_outline(de
     assert (label, ok) == ("KS", False) and first is not None  # one corner alone does not name a court
     again = rec._reread(frame, short, 2, first)
     assert again is not None and again[0] == "KS" and again[1] >= recognise.REREAD_P
+
+
+def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(tango, tango_deck):
+    import cv2
+
+    rec = recognise.Recogniser(tango_deck)
+    for code in ("QS", "9S"):
+        frame, quad = _card_in_frame(tango[code])
+        short = quad[0] + (quad - quad[0]) * 0.94  # 6 % short on the right and at the bottom
+        big = recognise.rectify_for_reading(frame, short, 2)
+        label, score, _, ok = rec.read_and_accept(cv2.resize(big, (recognise.CW, recognise.CH)), big)
+        assert (label, ok) == (code, False) and score >= recognise.ENROLLED_REREAD_FROM
+        again = rec._reread_enrolled(frame, short, True)
+        assert again is not None and again[0] == code and again[2] >= recognise.ENROLLED_REREAD_MARGIN
+        # and ``identify`` does it: the frame's card is read whatever outline its finder draws
+        assert [r.code for r in rec.identify(frame)] == [code]
