@@ -52,6 +52,9 @@ class Quad:
 
     pts: np.ndarray
     whole: float
+    # other outlines of the same card, seen by another view (the learned finder's, where the hand-drawn one was kept):
+    # read when this one reads nothing
+    alt: tuple[np.ndarray, ...] = ()
 
 
 @dataclass
@@ -1001,9 +1004,13 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     support = [_face_support(face, o.pts, scale) for _, o in out]
     sure = [o.pts for (_, o), f in zip(out, support, strict=True) if f >= NET_NOT_CARD]
     added: list[tuple[float, Quad]] = []
-    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure), key=lambda t: -t[0]):
+    others: list[np.ndarray] = []
+    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others),
+                       key=lambda t: -t[0]):
         if not _overlaps(q.pts, sure + [a.pts for _, a in added]):
             added.append((k, q))
+    if others:
+        out = _with_alternatives(out, others, pale, face, scale, min_side, centre)
     # a doubtful outline stays unless a card of the network's, clearly smaller, lies on it (one of about its size
     # is the same card, seen by the network with less confidence: a small card far off in a phone's photo)
     kept = [(k, o) for (k, o), f in zip(out, support, strict=True)
@@ -1024,9 +1031,35 @@ def _overlaps(q: np.ndarray, others: list[np.ndarray]) -> bool:
     return any(cv2.intersectConvexConvex(q, o)[0] >= 0.2 * min(a, cv2.contourArea(o)) for o in others)
 
 
+def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], pale: np.ndarray, face: np.ndarray,
+                       scale: float, min_side: float, centre: tuple[float, float] | None) -> list[tuple[float, Quad]]:
+    """``out`` with, for an outline, the network's outline of the same card as its alternative when the two differ
+    (IoU 0.5-0.9; the hand-drawn views outline the picture frame of a court whose white margin is thin, the network
+    the card). ``others``: the network's cards (unsnapped) that overlap an outline of ``out``. Each is the
+    alternative of the one outline it overlaps most, so a card is not read twice, and only if once snapped it still
+    has a card's shape and face."""
+    if not out:
+        return out
+    alts: dict[int, np.ndarray] = {}
+    taken: list[np.ndarray] = []
+    for n in others:
+        if any(_iou(n, t) > 0.7 for t in taken):
+            continue  # (the same card at another of the network's levels)
+        best, i = max((_iou(o.pts, n), i) for i, (_, o) in enumerate(out))
+        if not 0.5 <= best < 0.9 or i in alts:
+            continue
+        taken.append(n)
+        q = snap_to_edges(pale, _orient(n))
+        if (_card_shaped(q, min_side, centre) and _face_support(face, q, scale) >= NET_FACE
+                and _iou(out[i][1].pts, q) < 0.9):
+            alts[i] = q.astype(np.float32)
+    return [(k, Quad(o.pts, o.whole, (alts[i],)) if i in alts else o) for i, (k, o) in enumerate(out)]
+
+
 def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tuple[float, float] | None,
                face: np.ndarray, core: np.ndarray, scale: float,
-               found: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+               found: list[np.ndarray] | None = None,
+               others: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines from the learned finder (``vision.finder_net``): each card's core grown to its outline,
     snapped onto the face's edges, and kept when it has a card's shape, the network sees card face in it
     (``NET_FACE``) and its rim differs from what lies around it (``NET_RIM_CONTRAST``); the rim's plainness (two
@@ -1036,6 +1069,8 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     out = []
     for card in finder_net.net_cards(face, core, scale, min_side):
         if found and _overlaps(card.quad, found):
+            if others is not None:
+                others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
             continue
         q = _orient(card.quad)
         if centre is not None and plane_aspect(q, centre, focal=1.5 * max(centre)) is None:
@@ -1526,6 +1561,28 @@ class Recogniser:
             ok = False
         return label, score, margin, ok, None
 
+    def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
+        """Whether a second reading of a card (from another outline) names it: past the first reading's thresholds
+        and the stricter bar of a second try - ``REREAD_P`` for the learned reader, a margin of
+        ``ENROLLED_REREAD_MARGIN`` for the enrolled templates; never for the generic glyph reader."""
+        if not ok:
+            return False
+        if n is not None:
+            return min(n.p_rank, n.p_suit) >= REREAD_P
+        return self.mode == "enrolled" and margin >= ENROLLED_REREAD_MARGIN
+
+    def _read_outline(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float, float, bool,
+                                                                          index_net.NetRead | None, np.ndarray | None]:
+        """``_read`` of the card under ``quad``, rectified at twice the size when the generic reader can use it (the
+        frame has the pixels), and that larger card (or None)."""
+        big = None
+        if self.glyphs is not None and np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW:
+            big = rectify_for_reading(frame, quad, 2)
+            card = cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA)
+        else:
+            card = rectify_for_reading(frame, quad)
+        return (*self._read(card, big), big)
+
     def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray, two: bool) -> tuple[str, float, float, bool] | None:
         """The enrolled mode's ``_reread``: the card rectified from each of ``REREAD_OUTLINES`` in turn and matched
         with the templates (a whole-face match: no corner alone can be cut again); the first reading that clears the
@@ -1610,14 +1667,15 @@ class Recogniser:
         centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
         for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface):
             if s < 1.0:
-                q = Quad((q.pts / s).astype(np.float32), q.whole)
-            big = None
-            if self.glyphs is not None and np.linalg.norm(q.pts[1] - q.pts[0]) >= 1.6 * CW:
-                big = rectify_for_reading(frame, q.pts, 2)
-                card = cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA)
-            else:
-                card = rectify_for_reading(frame, q.pts)
-            label, score, margin, ok, n = self._read(card, big)
+                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple(a / s for a in q.alt))
+            label, score, margin, ok, n, big = self._read_outline(frame, q.pts)
+            for alt in q.alt if not ok else ():
+                # another view's outline of the card: read whole, by the stricter bar of a second reading
+                a = self._read_outline(frame, alt.astype(np.float32))
+                if self._sure_again(a[3], a[2], a[4]):
+                    label, score, margin, ok, n, big = a
+                    q = Quad(alt.astype(np.float32), q.whole)
+                    break
             if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
                 again = self._reread(frame, q.pts, 1 if big is None else 2, n)
                 if again is not None:
