@@ -271,7 +271,9 @@ BOXES_TRAIN = os.path.join("boxes", "train")  # trained on; boxes/test stays hel
 def whole_cards(img: np.ndarray) -> list[np.ndarray]:
     """The quads (in ``img``'s pixels) of the cards the finder's hand-drawn views find whole in a photo, searched at
     the product's working size: training data is found without the finder network, so that it does not learn from
-    itself."""
+    itself. (Shrunk by area averaging, as when the checked-in networks were trained; the product now samples
+    bilinearly at a shrink of two or less, ``Recogniser._identify``, so a retrain that followed it would find other
+    training cards.)"""
     s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
     small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)

@@ -19,6 +19,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.index_net import load_onnx
+
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "finder_net.onnx")
 CORE_INSET = 0.12  # the core's margin inside the face, as a share of the card's width (short side)
 NET_SIDE = 352  # pixels: the longer side of the frame as the network sees it (320-384 read alike; see docs/vision.md)
@@ -40,9 +42,7 @@ class FinderNet:
     """The finder network loaded from its ONNX file (``cv2.dnn``)."""
 
     def __init__(self, path: str = MODEL_PATH) -> None:
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"card-finder model not found: {path} (make it with `cardref vision train`)")
-        self.net = cv2.dnn.readNetFromONNX(path)
+        self.net = load_onnx(path, "card-finder")
         self.path = path
 
     def maps(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:

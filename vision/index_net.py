@@ -105,13 +105,18 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def load_onnx(path: str, what: str) -> cv2.dnn.Net:
+    """A network checked in as an ONNX file, loaded with ``cv2.dnn``; a missing file is named (``what`` model)."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{what} model not found: {path} (make it with `cardref vision train`)")
+    return cv2.dnn.readNetFromONNX(path)
+
+
 class IndexNet:
     """The corner-index network loaded from its ONNX file (``cv2.dnn``; one thread, a few ms per card)."""
 
     def __init__(self, path: str = MODEL_PATH) -> None:
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"corner-index model not found: {path} (make it with `cardref vision train`)")
-        self.net = cv2.dnn.readNetFromONNX(path)
+        self.net = load_onnx(path, "corner-index")
         self.path = path
 
     def probs(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -317,14 +322,12 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
 
 
 SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
-
-
 COVERED = 0.9  # a lone unsure corner that shows no index at least this surely is covered, not cut off
 
 
 def corners_to_reread(first: NetRead) -> list[int]:
     """The corners (0: top-left, 1: bottom-right) worth cutting again after ``first`` named nothing: those not
-    read surely (both, when both were and still disagree). None when the one unsure corner surely shows no index:
+    read surely (both, when both were and still disagree). No corner when the one unsure corner surely shows no index:
     another card or a hand lies on it, and no outline uncovers it (on the development photos none of 27 such cards
     was read from another outline)."""
     assert first.index is not None
@@ -379,9 +382,3 @@ def _decide(ir: IndexRead, p: object, colour: str) -> NetRead:
     ok = ok and ir.agree
     return NetRead(ir.code, "court" if ir.rank in COURTS else "corners", ir, ir.p_rank if ok else 0.0,
                    ir.p_suit if ok else 0.0, None, colour)
-    # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
-    # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
-    # been counted and were not)
-    ok = ok and ir.agree
-    return NetRead(ir.code, "court" if ir.rank in COURTS else "corners", ir, ir.p_rank if ok else 0.0,
-                   ir.p_suit if ok else 0.0)

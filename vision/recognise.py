@@ -1037,9 +1037,7 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
     (IoU 0.5-0.9; the hand-drawn views outline the picture frame of a court whose white margin is thin, the network
     the card). ``others``: the network's cards (unsnapped) that overlap an outline of ``out``. Each is the
     alternative of the one outline it overlaps most, so a card is not read twice, and only if once snapped it still
-    has a card's shape and face."""
-    if not out:
-        return out
+    has a card's shape and face. (``others`` overlap outlines of ``out``: it is not empty.)"""
     alts: dict[int, np.ndarray] = {}
     taken: list[np.ndarray] = []
     for n in others:
@@ -1239,42 +1237,47 @@ def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Q
     return out
 
 
+def _warp_to(quad: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, int]:
+    """The homography that warps the card under ``quad`` upright onto ``k`` times ``size`` (cw, ch), and ``k``: a card
+    seen much larger than ``size`` (a photograph) is warped at an integer multiple of it, to be averaged down."""
+    cw, ch = size
+    side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    k = max(1, min(4, int(side / cw + 0.25)))
+    dst = np.array([[0, 0], [k * cw - 1, 0], [k * cw - 1, k * ch - 1], [0, k * ch - 1]], np.float32)
+    return cv2.getPerspectiveTransform(quad.astype(np.float32), dst), k
+
+
 def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CW, CH)) -> np.ndarray:
     """The card under ``quad`` (TL, TR, BR, BL) warped to the canonical upright size (or ``size``).
 
     A card seen much larger than that (a photograph) is warped at an integer multiple of the size and then averaged
     down: warping straight to the small size samples one pixel in several and turns thin strokes into dots."""
     cw, ch = size
-    side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    k = max(1, min(4, int(side / cw + 0.25)))
-    dst = np.array([[0, 0], [k * cw - 1, 0], [k * cw - 1, k * ch - 1], [0, k * ch - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    m, k = _warp_to(quad, size)
     out = cv2.warpPerspective(frame, m, (k * cw, k * ch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return out if k == 1 else cv2.resize(out, (cw, ch), interpolation=cv2.INTER_AREA)
 
 
-def rectify_for_reading(frame: np.ndarray, quad: np.ndarray, scale: int = 1) -> np.ndarray:
-    """``rectify`` of the quad inset by READ_INSET pixels (at ``scale`` times the canonical size)."""
+def _reading_quad(quad: np.ndarray) -> np.ndarray:
+    """``quad`` inset by READ_INSET pixels, the same share of the card however large it is seen (a photograph's rim
+    and its blur scale with the card)."""
     cen = quad.mean(axis=0)
     half = float(np.linalg.norm(quad[1] - quad[0])) / 2
-    # the same share of the card however large it is seen (a photograph's rim and its blur scale with the card)
     inset = max(READ_INSET, READ_INSET * half / (CW / 2))
-    return rectify(frame, cen + (quad - cen) * (1 - inset / max(half, 1.0)), (CW * scale, CH * scale))
+    return cen + (quad - cen) * (1 - inset / max(half, 1.0))
+
+
+def rectify_for_reading(frame: np.ndarray, quad: np.ndarray, scale: int = 1) -> np.ndarray:
+    """``rectify`` of the quad inset by READ_INSET pixels (at ``scale`` times the canonical size)."""
+    return rectify(frame, _reading_quad(quad), (CW * scale, CH * scale))
 
 
 def corner_cut(frame: np.ndarray, quad: np.ndarray, corner: int, scale: int = 1) -> np.ndarray:
     """One index corner (0: top-left; 1: bottom-right, turned upright) of the card under ``quad``, as
     ``vision.index_net`` cuts it from ``rectify_for_reading(frame, quad, scale)``, without warping the rest."""
-    cen = quad.mean(axis=0)
-    half = float(np.linalg.norm(quad[1] - quad[0])) / 2
-    inset = max(READ_INSET, READ_INSET * half / (CW / 2))
-    q = (cen + (quad - cen) * (1 - inset / max(half, 1.0))).astype(np.float32)
     cw, ch = CW * scale, CH * scale
-    side = float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    k = max(1, min(4, int(side / cw + 0.25)))  # (as ``rectify`` warps it)
+    m, k = _warp_to(_reading_quad(quad), (cw, ch))
     hc, wc = index_net.corner_size((ch, cw))
-    dst = np.array([[0, 0], [k * cw - 1, 0], [k * cw - 1, k * ch - 1], [0, k * ch - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(q, dst)
     if corner == 1:
         m = np.array([[1, 0, -k * (cw - wc)], [0, 1, -k * (ch - hc)], [0, 0, 1]], np.float64) @ m
     out = cv2.warpPerspective(frame, m, (k * wc, k * hc), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -1583,16 +1586,13 @@ class Recogniser:
             card = rectify_for_reading(frame, quad)
         return (*self._read(card, big), big)
 
-    def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray, two: bool) -> tuple[str, float, float, bool] | None:
+    def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float, float, bool] | None:
         """The enrolled mode's ``_reread``: the card rectified from each of ``REREAD_OUTLINES`` in turn and matched
-        with the templates (a whole-face match: no corner alone can be cut again); the first reading that clears the
-        thresholds with a margin of at least ``ENROLLED_REREAD_MARGIN``, or None."""
+        with the templates (a whole-face match: no corner alone can be cut again); the first reading that
+        ``_sure_again`` accepts, or None."""
         for v in outline_variants(quad):
-            big = rectify_for_reading(frame, v, 2) if two else None
-            card = rectify_for_reading(frame, v) if big is None else cv2.resize(big, (CW, CH),
-                                                                                interpolation=cv2.INTER_AREA)
-            label, score, margin, ok = self.read_and_accept(card, big)
-            if ok and margin >= ENROLLED_REREAD_MARGIN:
+            label, score, margin, ok, n, _ = self._read_outline(frame, v)
+            if self._sure_again(ok, margin, n):
                 return label, score, margin, ok
         return None
 
@@ -1611,7 +1611,7 @@ class Recogniser:
             return None
         cuts = [{i: corner_cut(frame, v, i, scale) for i in redo} for v in outline_variants(quad)]
         for n in index_net.reread_generic(first, cuts):
-            if index_net.accepts(n, self.net_thresholds) and min(n.p_rank, n.p_suit) >= REREAD_P:
+            if self._sure_again(index_net.accepts(n, self.net_thresholds), n.score, n):
                 return n.label, n.score, n.score, True
         return None
 
@@ -1667,14 +1667,14 @@ class Recogniser:
         centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
         for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface):
             if s < 1.0:
-                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple(a / s for a in q.alt))
+                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt))
             label, score, margin, ok, n, big = self._read_outline(frame, q.pts)
             for alt in q.alt if not ok else ():
                 # another view's outline of the card: read whole, by the stricter bar of a second reading
-                a = self._read_outline(frame, alt.astype(np.float32))
+                a = self._read_outline(frame, alt)
                 if self._sure_again(a[3], a[2], a[4]):
                     label, score, margin, ok, n, big = a
-                    q = Quad(alt.astype(np.float32), q.whole)
+                    q = Quad(alt, q.whole)
                     break
             if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
                 again = self._reread(frame, q.pts, 1 if big is None else 2, n)
@@ -1682,7 +1682,7 @@ class Recogniser:
                     label, score, margin, ok = again
             elif (not ok and self.mode == "enrolled" and label != "back" and score >= ENROLLED_REREAD_FROM
                   and REREAD_OUTLINES):
-                again = self._reread_enrolled(frame, q.pts, big is not None)
+                again = self._reread_enrolled(frame, q.pts)
                 if again is not None:
                     label, score, margin, ok = again
             joker = label in ("BJ", "LJ")
@@ -1743,4 +1743,3 @@ def identify_json(rec: Recogniser, frame: np.ndarray) -> dict:
     reads = rec.identify(frame, cal)
     ms = (time.perf_counter() - t) * 1000
     return {"cards": [r.to_json() for r in reads], "ms": round(ms, 1), "mode": rec.mode, "mat": cal is not None}
-

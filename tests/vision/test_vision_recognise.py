@@ -113,7 +113,7 @@ def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(t
         big = recognise.rectify_for_reading(frame, short, 2)
         label, score, _, ok = rec.read_and_accept(cv2.resize(big, (recognise.CW, recognise.CH)), big)
         assert (label, ok) == (code, False) and score >= recognise.ENROLLED_REREAD_FROM
-        again = rec._reread_enrolled(frame, short, True)
+        again = rec._reread_enrolled(frame, short)
         assert again is not None and again[0] == code and again[2] >= recognise.ENROLLED_REREAD_MARGIN
         # and ``identify`` does it: the frame's card is read whatever outline its finder draws
         assert [r.code for r in rec.identify(frame)] == [code]
