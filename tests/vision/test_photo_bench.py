@@ -85,3 +85,48 @@ def test_speed_is_measured_on_full_hd_frames_beside_a_peer():
     assert sp["ratio_to_reference"] > 0 and "median" in pb.format_table(
         {"mode": "generic", "deck": None, "max_side": 1920, "sets": [], "missing": [], "wrong_examples": {},
          "speed": sp})
+
+
+def test_whole_cards_are_scored_apart():
+    """The issue's targets count whole face-up cards: a box that meets another card's box or runs to the photo's
+    edge is not whole, and the whole cards' found and read are scored on their own."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    boxes = [(10, 10, 60, 80, "A"), (55, 20, 105, 90, "K"), (200, 10, 250, 80, "Q"), (0, 100, 50, 170, "9"),
+             (300, 100, 350, 170, "T")]
+    assert pb._whole_boxes(boxes, (400, 300)) == [False, False, True, False, True]
+    photo = pb.Photo("p.jpg", [b[4] for b in boxes], boxes, pb._whole_boxes(boxes, (400, 300)))
+
+    def read(code, box):
+        x0, y0, x1, y1 = box[:4]
+        return SimpleNamespace(code=code, quad=np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32))
+
+    res = pb.SetResult("t")
+    # the queen found and read, the ten found and not read, the ace read (not whole)
+    pb.score_photo(photo, [read("QS", boxes[2]), read(None, boxes[4]), read("AD", boxes[0])], 1.0, res)
+    assert (res.cards, res.found, res.read, res.wrong) == (5, 3, 2, 0)
+    assert (res.whole, res.w_found, res.w_read) == (2, 2, 1)
+    # a list of codes without places (poker_table's players' under-cards are not whole): read only
+    listed = pb.Photo("q.jpg", ["AS", "KD", "2C"], whole=[True, False, True])
+    res2 = pb.SetResult("l")
+    pb.score_photo(listed, [read("KD", boxes[2]), read("2C", boxes[3])], 1.0, res2)
+    assert (res2.whole, res2.w_found, res2.w_read, res2.read) == (2, None, 1, 2)
+    row = res.row()
+    assert "whole" in pb.format_table({"mode": "generic", "deck": None, "max_side": 1920, "sets": [row],
+                                       "missing": [], "wrong_examples": {}, "speed": None})
+
+
+def test_whole_cards_of_the_shared_sets():
+    from tools import photo_bench as pb
+
+    _need("poker_table")
+    _need("boxes")
+    sets = {s.name: s for s in pb.discover(str(PHOTOS))[0]}
+    # the row of five and each player's top card; each player's under-card is not whole
+    assert sum(sum(p.whole) for p in sets["poker_table"].photos) == 177
+    assert all(p.whole is not None and len(p.whole) == len(p.codes) for p in sets["boxes_test"].photos)
+    assert 0 < sum(sum(p.whole) for p in sets["boxes_test"].photos) < 143
