@@ -212,17 +212,13 @@ BOX_EDGE = 2.0  # px: a box this close to the photo's edge may be a card the fra
 def _whole_boxes(boxes: list[tuple[float, float, float, float, str]], size: tuple[float, float]) -> list[bool]:
     """Per box: the card lies apart from every other labelled card and inside the frame (``size``: width, height;
     0 when the file does not say, and then only the overlap is checked)."""
+
+    def area(b: tuple[float, ...]) -> float:
+        return (b[2] - b[0]) * (b[3] - b[1])
+
     out = []
     for i, a in enumerate(boxes):
-        area_a = (a[2] - a[0]) * (a[3] - a[1])
-        apart = True
-        for j, b in enumerate(boxes):
-            if i == j:
-                continue
-            ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-            iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-            if ix * iy > BOX_TOUCH * min(area_a, (b[2] - b[0]) * (b[3] - b[1])):
-                apart = False
+        apart = all(_box_meet(a, b) <= BOX_TOUCH * min(area(a), area(b)) for j, b in enumerate(boxes) if j != i)
         inside = a[0] > BOX_EDGE and a[1] > BOX_EDGE and (
             size[0] <= 0 or (a[2] < size[0] - BOX_EDGE and a[3] < size[1] - BOX_EDGE))
         out.append(apart and inside)
@@ -283,10 +279,13 @@ def load_photo(path: str, max_side: int) -> tuple[np.ndarray, float]:
     return img, s
 
 
+def _box_meet(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The area two boxes (x0, y0, x1, y1, ...) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    inter = _box_meet(a, b)
     ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / ua if ua > 0 else 0.0
 

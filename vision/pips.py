@@ -78,35 +78,38 @@ def percentile(a: np.ndarray, q: float) -> float:
 # shows there, ``INK_RETRY`` both, and a count only when they do not disagree. Real light fades some pips and joins
 # others: glare across part of a card leaves its pips there a third paler, cut smaller than their neighbours (one
 # layout of unequal pips: not clean), found at the lower level; pips that blur and a low resolution join at 0.45
-# part at the higher (the development photos' cards read: poker_table 138 -> 141, boxes_train 363 -> 367)
+# part at the higher (the development photos' cards read: poker_table 138 -> 141, boxes_train 363 -> 368)
 INK_LEVEL = 0.45
 INK_RETRY = (0.3, 0.65)
 
 
-def find_pips(card: np.ndarray) -> Pips | None:
-    """The pips of a rectified upright (or upside-down) card, or None when its field is not a clean pip layout (at
-    ``INK_LEVEL``, or else at both ``INK_RETRY`` levels alike)."""
+def _field(w: int, h: int) -> tuple[int, int, int, int]:
+    """The central field's bounds (x0, x1, y0, y1) in pixels of a ``w`` x ``h`` rectified card."""
+    return int(FIELD_X[0] * w), int(FIELD_X[1] * w), int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
+
+
+def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY) -> Pips | None:
+    """The pips of a rectified upright (or upside-down) card, or None when its field is not a clean pip layout: at
+    ``level`` of the field's darkest ink, or else at every ``retry`` level that shows one, all counting alike."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
-    fx0, fx1 = int(FIELD_X[0] * w), int(FIELD_X[1] * w)
-    fy0, fy1 = int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
+    fx0, fx1, fy0, fy1 = _field(w, h)
     top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
     if top < 50:
         return None
-    first = _pips_at(ink, redness, max(30.0, INK_LEVEL * top))
-    if first is not None:
+    first = _pips_at(ink, redness, max(30.0, level * top))
+    if first is not None or not retry:
         return first
-    found = [p for p in (_pips_at(ink, redness, max(30.0, k * top)) for k in INK_RETRY) if p is not None]
+    found = [p for p in (_pips_at(ink, redness, max(30.0, k * top)) for k in retry) if p is not None]
     if len({p.count for p in found}) != 1:
-        return None  # (none found, or the two levels count differently: no clean layout)
+        return None  # (none found, or the levels count differently: no clean layout)
     return found[0]
 
 
 def _pips_at(ink: np.ndarray, redness: np.ndarray, thr: float) -> Pips | None:
     """``find_pips`` with the ink cut at ``thr``."""
     h, w = ink.shape[:2]
-    fx0, fx1 = int(FIELD_X[0] * w), int(FIELD_X[1] * w)
-    fy0, fy1 = int(FIELD_Y[0] * h), int(FIELD_Y[1] * h)
+    fx0, fx1, fy0, fy1 = _field(w, h)
     binary = (ink > thr).astype(np.uint8)
     binary[: int(0.03 * h)] = 0  # the rim
     binary[-int(0.03 * h):] = 0
