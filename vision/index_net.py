@@ -174,7 +174,16 @@ def read_corners(card: np.ndarray) -> IndexRead:
 COURTS = "JQK"
 RED, BLACK = "HD", "SC"
 # before tuning: one corner alone names nothing, nor do two corners of a number card without its pips
-NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01}
+NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "partial": 0.9}
+# the 'partial' path: a number card with no clean pip layout whose field shows a group of alike pips that fits the
+# corners' rank (``_group_fits``): a high card with a shadow or an object across part of it, or two pips run
+# together. The group is a second cue, weaker than a count (it bounds the rank from below) but one a blurred low
+# card, the case that set the corners' floor (a 3 read as a 2), cannot give: so the corners need only the floor
+# of the other paths (``FLOOR`` of tools/train_index.py, 0.9). The tuning views never take this path (their pips
+# are given or withheld), so its threshold is this one.
+PARTIAL_RANKS = "56789T"
+PARTIAL_MIN = 5
+PARTIAL_MISSING = 4
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
 
 
@@ -292,6 +301,7 @@ class NetRead:
     p_suit: float = 0.0
     pips: object | None = None  # the ``vision.pips.Pips`` found on the card, or None
     colour: str = "?"  # the index ink's colour (``ink_colour``)
+    group: int = 0  # with no pip layout: the most alike pip-like shapes seen (``vision.pips.largest_group``)
 
     @property
     def score(self) -> float:
@@ -318,7 +328,9 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     ir = net.read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    return _decide(ir, pips if pips is not None else pipslib.find_pips(card), ink_colour(ic))
+    p = pips if pips is not None else pipslib.find_pips(card)
+    group = pipslib.largest_group(card) if pips is None and p is None and ir.rank in PARTIAL_RANKS else 0
+    return _decide(ir, p, ink_colour(ic), group)
 
 
 SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
@@ -359,13 +371,13 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
             j += 1
         ir = _joint(np.stack(rank_probs), np.stack(suit_probs))
         out.append(NetRead("?", "none", ir) if ir.seen == 0 else
-                   _decide(ir, pips, corner_colour(cut[0]) if 0 in cut else first.colour))
+                   _decide(ir, pips, corner_colour(cut[0]) if 0 in cut else first.colour, first.group))
     return out
 
 
-def _decide(ir: IndexRead, p: object, colour: str) -> NetRead:
-    """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not)
-    and the index ink's colour."""
+def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
+    """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not),
+    the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``)."""
     from vision import pips as pipslib
 
     shown = [c for c in ir.corners if c.is_index]
@@ -380,5 +392,14 @@ def _decide(ir: IndexRead, p: object, colour: str) -> NetRead:
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
     ok = ok and ir.agree
-    return NetRead(ir.code, "court" if ir.rank in COURTS else "corners", ir, ir.p_rank if ok else 0.0,
-                   ir.p_suit if ok else 0.0, None, colour)
+    path = "court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group) else "corners"
+    return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour, group)
+
+
+def _group_fits(rank: str, group: int) -> bool:
+    """Whether ``group`` alike pip-like shapes fit a number card of ``rank`` whose layout was not clean: no more
+    than its pips, and at most ``PARTIAL_MISSING`` fewer (hidden, or run together), at least ``PARTIAL_MIN``."""
+    from vision import pips as pipslib
+
+    count = pipslib.COUNT_OF_RANK.get(rank, 0)
+    return max(PARTIAL_MIN, count - PARTIAL_MISSING) <= group <= count

@@ -106,8 +106,24 @@ def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     return found[0]
 
 
-def _pips_at(ink: np.ndarray, redness: np.ndarray, thr: float) -> Pips | None:
-    """``find_pips`` with the ink cut at ``thr``."""
+def largest_group(card: np.ndarray) -> int:
+    """How many alike pip-like shapes the field of a rectified card shows at most, at any of the ink levels, where
+    ``find_pips`` found no clean layout (0: none, or more than ten): a lower bound on a number card's rank that a
+    shadow, an object over part of the card or two pips run together do not raise."""
+    h, w = card.shape[:2]
+    ink, _ = ink_map(card)
+    fx0, fx1, fy0, fy1 = _field(w, h)
+    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
+    if top < 50:
+        return 0
+    sizes = [len(_group(ink, max(30.0, k * top))[0]) for k in (INK_LEVEL, *INK_RETRY)]
+    return max((k for k in sizes if k <= 10), default=0)
+
+
+def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
+    """The ink cut at ``thr``: its largest group of alike pip-like components centred in the field (each component
+    a tuple x, y, w, h, area, label, cx, cy; empty when none), every sizeable component in the field, the label map
+    and the number of labels."""
     h, w = ink.shape[:2]
     fx0, fx1, fy0, fy1 = _field(w, h)
     binary = (ink > thr).astype(np.uint8)
@@ -121,8 +137,6 @@ def _pips_at(ink: np.ndarray, redness: np.ndarray, thr: float) -> Pips | None:
     keep = np.flatnonzero((stats[1:, cv2.CC_STAT_AREA] >= min_area) & (cents[1:, 0] >= fx0) & (cents[1:, 0] <= fx1)
                           & (cents[1:, 1] >= fy0) & (cents[1:, 1] <= fy1)) + 1
     comps = [(*(int(v) for v in stats[i]), int(i), float(cents[i, 0]), float(cents[i, 1])) for i in keep]
-    if not comps:
-        return None
 
     def pip_like(c: tuple) -> bool:
         x, y, bw, bh, area = c[:5]
@@ -148,6 +162,13 @@ def _pips_at(ink: np.ndarray, redness: np.ndarray, thr: float) -> Pips | None:
                 b_len, b_first, b_seed = n_k, int(first[k]), k
         if b_len:
             best = [c for c, m in zip(cands, member[b_seed], strict=True) if m]
+    return best, comps, lab, n
+
+
+def _pips_at(ink: np.ndarray, redness: np.ndarray, thr: float) -> Pips | None:
+    """``find_pips`` with the ink cut at ``thr``."""
+    h, w = ink.shape[:2]
+    best, comps, lab, n = _group(ink, thr)
     if not best or len(best) > 10:
         return None
     ref_area = float(statistics.median([c[4] for c in best]))
