@@ -154,6 +154,20 @@ def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
     return IndexRead(rank, suit, p_rank, p_suit, agree, corners)
 
 
+def joint_suit(ir: IndexRead) -> tuple[str, float]:
+    """The suit the corners that show an index name together, and its probability: the product of their suit
+    probabilities, normalised over the four suits ('-', 0.0 when no corner shows an index)."""
+    shown = [c for c in ir.corners if c.is_index]
+    if not shown:
+        return "-", 0.0
+    p = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
+    total = float(p.sum())
+    if total <= 0:
+        return "-", 0.0
+    i = int(p.argmax())
+    return SUITS[i], float(p[i]) / total
+
+
 _SHARED: dict[str, IndexNet] = {}
 
 
