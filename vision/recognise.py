@@ -1586,7 +1586,8 @@ class Recogniser:
             card = rectify_for_reading(frame, quad)
         return (*self._read(card, big), big)
 
-    def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float, float, bool] | None:
+    def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray,
+                         first: tuple[str, float] | None = None) -> tuple[str, float, float, bool] | None:
         """The enrolled mode's ``_reread``: the card rectified from each of ``REREAD_OUTLINES`` in turn and matched
         with the templates (a whole-face match: no corner alone can be cut again); the first reading that
         ``_sure_again`` accepts, or None - None too when the outlines' accepted readings name different cards.
@@ -1596,13 +1597,15 @@ class Recogniser:
         5 % smaller (a drawn tuning deck's scene, seed 500001). Outlines a few per cent apart that disagree mean the
         card is not sure, and so does another card matched better than the sure reading, even below the thresholds
         (a blurred neoclassical 5C: the 5S past the bar at score 0.85, margin 0.56; the 5C from another outline at
-        0.88, margin 0.27, scene 600013)."""
+        0.88, margin 0.27, scene 600013). ``first``: the first outline's (label, score), which counts among them."""
         readings = [self._read_outline(frame, v)[:5] for v in outline_variants(quad)]
         sure = [r for r in readings if self._sure_again(r[3], r[2], r[4])]
         if not sure:
             return None
         label, score, margin, ok, _ = sure[0]
         key = self.same.get(label, label)
+        if first is not None:
+            readings.append((first[0], first[1], 0.0, False, None))
         if any(self.same.get(r[0], r[0]) != key and (r[3] or r[1] >= score) for r in readings):
             return None
         return label, score, margin, ok
@@ -1706,8 +1709,11 @@ class Recogniser:
                 if again is not None:
                     label, score, margin, ok = again
             elif (not ok and self.mode == "enrolled" and label != "back" and score >= ENROLLED_REREAD_FROM
-                  and REREAD_OUTLINES):
-                again = self._reread_enrolled(frame, q.pts)
+                  and REREAD_OUTLINES and not self.threshold.accept(score, margin)):
+                # (a match past the thresholds and still not named was vetoed by the network's corner index
+                # (``contradicted``): other outlines would only look for a match the network does not veto - an
+                # anglo_modern 2C vetoed as the network took it for a spade, then matched as the 2S, scene 900025)
+                again = self._reread_enrolled(frame, q.pts, (label, score))
                 if again is not None:
                     label, score, margin, ok = again
             joker = label in ("BJ", "LJ")
