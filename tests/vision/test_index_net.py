@@ -208,3 +208,21 @@ def test_a_high_card_with_an_object_across_its_pips_is_read_by_the_pips_left(par
     # too few pips left, or more than the rank has: the corners' own stricter path
     assert not index_net._group_fits("9", 4) and not index_net._group_fits("6", 7)
     assert index_net._group_fits("T", 6) and not index_net._group_fits("5", 4) and not index_net._group_fits("K", 9)
+
+
+def test_one_corner_needs_the_other_blank_when_the_ink_does_not_back_its_suit():
+    """The 'one' path (pips and one corner): with red or black ink the colour backs the suit; with other ink (a
+    four-colour deck, or a Swiss deck's shields) the other corner must show no index at all, and a rank read there
+    without a suit leaves the card unsure (aisleriot swiss-xvii's seven of shields was named 7H)."""
+    from vision import pips
+
+    def corner(rank, suit, p_rank, p_suit):
+        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
+
+    seven = pips.Pips(7, False, np.zeros((7, 256), np.float32), np.ones(7, bool), 1.0, 0.0)
+    for other, colour, named in ((corner("7", "-", 0.7, 0.37), "other", False),
+                                 (corner("-", "-", 0.99, 0.99), "other", True),
+                                 (corner("7", "-", 0.7, 0.37), "red", True)):
+        ir = index_net.IndexRead("7", "H", 0.9, 0.96, False, [corner("7", "H", 0.9, 0.96), other])
+        r = index_net._decide(ir, seven, colour)
+        assert r.path == "one" and (r.score > 0) == named, (other, colour, r)
