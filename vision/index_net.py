@@ -193,8 +193,9 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # corners' rank (``_group_fits``): a high card with a shadow or an object across part of it, or two pips run
 # together. The group is a second cue, weaker than a count (it bounds the rank from below) but one a blurred low
 # card, the case that set the corners' floor (a 3 read as a 2), cannot give: so the corners need only the floor
-# of the other paths (``FLOOR`` of tools/train_index.py, 0.9). The tuning views never take this path (their pips
-# are given or withheld), so its threshold is this one.
+# of the other paths (``FLOOR`` of tools/train_index.py, 0.9). The tuning views seldom take this path (their pips
+# are nearly always counted, or withheld outright), and a path with fewer than ``MIN_READS`` tuning reads keeps
+# this default (the shipped ``index_net.json`` has no entry for it).
 PARTIAL_RANKS = "56789T"
 PARTIAL_MIN = 5
 PARTIAL_MISSING = 4

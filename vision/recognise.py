@@ -1643,11 +1643,12 @@ class Recogniser:
 
         The suit alone vetoes too: the corners naming together (``index_net.joint_suit``) another suit than the
         label's at >= ``CROSS_CHECK_P``. The templates of a spade and a club differ in a few pixels that blur takes
-        away: a drawn tuning deck (neoclassical) had its blurred 2C, 3C and 5C matched as spades, past the enrolled
-        thresholds, in 4 of 210 scenes (scenes 500031, 600119, 700059: score 0.92-0.96, margin 0.38-0.55), while the
-        network, trained on blurred indices of many designs, named the club. Where the two cues disagree this
-        surely the card is unsure: the price, the network's own sure suit errors, was 5 of 1,183 right reads on
-        the tuning decks and 4 of 674 on the drawn held-out ones (60 scenes each)."""
+        away: a drawn tuning deck (neoclassical) had blurred clubs matched as spades past the enrolled thresholds
+        at first sight (a 3C in scene 500031 at score 0.92, margin 0.38; a 2C in scene 600119 at 0.96 / 0.55, in
+        about 1,000 scenes of the tuning decks), while the network, trained on blurred indices of many designs, named
+        the club. Where the two cues disagree this surely the card is unsure: the price, the network's own sure suit
+        errors, was 5 of 1,183 right reads on the tuning decks and 4 of 674 on the drawn held-out ones (60 scenes
+        each)."""
         if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
             return False
         ir = index_net.read_corners(card)
