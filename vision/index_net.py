@@ -80,7 +80,9 @@ class CornerRead:
 class IndexRead:
     """Both corners' reading of a card. ``rank``/``suit`` are the joint best reading ('-' when neither corner shows
     an index); ``p_rank``/``p_suit`` the smaller probability of that reading over the corners that show an index;
-    ``agree`` whether two corners show an index and read the same; ``corners`` the two corner readings."""
+    ``agree`` whether two corners show an index and read the same; ``corners`` the two corner readings;
+    ``suit_share`` the probability of ``suit`` the corners give together (their suit probabilities multiplied and
+    normalised over the four suits; 0 when no corner shows an index)."""
 
     rank: str
     suit: str
@@ -88,6 +90,7 @@ class IndexRead:
     p_suit: float
     agree: bool
     corners: list[CornerRead]
+    suit_share: float = 0.0
 
     @property
     def code(self) -> str:
@@ -151,21 +154,8 @@ def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
     p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
     p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
     agree = len(shown) == 2 and all(c.rank == rank and c.suit == suit for c in shown)
-    return IndexRead(rank, suit, p_rank, p_suit, agree, corners)
-
-
-def joint_suit(ir: IndexRead) -> tuple[str, float]:
-    """The suit the corners that show an index name together, and its probability: the product of their suit
-    probabilities, normalised over the four suits ('-', 0.0 when no corner shows an index)."""
-    shown = [c for c in ir.corners if c.is_index]
-    if not shown:
-        return "-", 0.0
-    p = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
-    total = float(p.sum())
-    if total <= 0:
-        return "-", 0.0
-    i = int(p.argmax())
-    return SUITS[i], float(p[i]) / total
+    total = float(js.sum())
+    return IndexRead(rank, suit, p_rank, p_suit, agree, corners, float(js.max()) / total if total > 0 else 0.0)
 
 
 _SHARED: dict[str, IndexNet] = {}
@@ -196,7 +186,6 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # of the other paths (``FLOOR`` of tools/train_index.py, 0.9). The tuning views seldom take this path (their pips
 # are nearly always counted, or withheld outright), and a path with fewer than ``MIN_READS`` tuning reads keeps
 # this default (the shipped ``index_net.json`` has no entry for it).
-PARTIAL_RANKS = "56789T"
 PARTIAL_MIN = 5
 PARTIAL_MISSING = 4
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
@@ -316,7 +305,7 @@ class NetRead:
     p_suit: float = 0.0
     pips: object | None = None  # the ``vision.pips.Pips`` found on the card, or None
     colour: str = "?"  # the index ink's colour (``ink_colour``)
-    group: int = 0  # with no pip layout: the most alike pip-like shapes seen (``vision.pips.largest_group``)
+    group: int = 0  # with no pip layout: the most alike pip-like shapes seen (``vision.pips.read_pips``)
 
     @property
     def score(self) -> float:
@@ -343,8 +332,7 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     ir = net.read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    p = pips if pips is not None else pipslib.find_pips(card)
-    group = pipslib.largest_group(card) if pips is None and p is None and ir.rank in PARTIAL_RANKS else 0
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
     return _decide(ir, p, ink_colour(ic), group)
 
 

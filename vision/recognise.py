@@ -1641,7 +1641,7 @@ class Recogniser:
         read unsure; a card whose index the network does not read surely (a joker, a back, a foreign letter) is left
         to the enrolled match.
 
-        The suit alone vetoes too: the corners naming together (``index_net.joint_suit``) another suit than the
+        The suit alone vetoes too: the corners naming together (``IndexRead.suit_share``) another suit than the
         label's at >= ``CROSS_CHECK_P``. The templates of a spade and a club differ in a few pixels that blur takes
         away: a drawn tuning deck (neoclassical) had blurred clubs matched as spades past the enrolled thresholds
         at first sight (a 3C in scene 500031 at score 0.92, margin 0.38; a 2C in scene 600119 at 0.96 / 0.55, in
@@ -1654,8 +1654,7 @@ class Recogniser:
         ir = index_net.read_corners(card)
         if ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label:
             return True
-        suit, p = index_net.joint_suit(ir)
-        return suit not in ("-", label[1]) and p >= CROSS_CHECK_P
+        return ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
