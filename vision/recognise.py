@@ -37,6 +37,9 @@ RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface ar
 FINDER_PATH = finder_net.MODEL_PATH
 NET_RIM_CONTRAST = 6.0  # the learned finder's outlines: half the contrast (its own face map is the other evidence)
 NET_FACE = 0.5  # the least mean face probability the finder network gives inside an outline it offers
+# an outline inside one of the network's whole cards at no more than this share of its area is a part of it (a pip,
+# a picture): less than half, for two cards side by side, taken by the network for one, have a card's shape too
+NET_PART_SHARE = 0.4
 NET_NOT_CARD = 0.6  # a hand-drawn view's outline where the network sees less face than this gives way to its cards
 # how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
@@ -996,7 +999,10 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     that beat them read fewer cards, and one over two overlapping cards took them for its parts), unless the network
     sees little card face in it (mean face probability under ``NET_NOT_CARD``) and finds a clearly smaller card
     there: an outline round a card and the paper it lies on, or round a folder with cards on it, then gives way to
-    the network's cards."""
+    the network's cards. An outline lying inside one of the network's whole cards and much smaller
+    (``NET_PART_SHARE``) is a part of that card, as ``_drop_parts_of_cards`` rules among the views' own outlines,
+    and gives way to it: in a webcam's grey frame the views found only a five of diamonds' middle pip, card-shaped,
+    and it kept the card out."""
     finder = _finder(FINDER_PATH)
     if finder is None:
         return out
@@ -1007,9 +1013,13 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     others: list[np.ndarray] = []
     for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others),
                        key=lambda t: -t[0]):
-        if not _overlaps(q.pts, sure + [a.pts for _, a in added]):
+        if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts)] + [a.pts for _, a in added]):
             added.append((k, q))
-    if others:
+    if added:
+        parts = [i for i, (_, o) in enumerate(out) if any(_part_of(o.pts, a.pts) for _, a in added)]
+        out = [t for i, t in enumerate(out) if i not in parts]
+        support = [f for i, f in enumerate(support) if i not in parts]
+    if others and out:
         out = _with_alternatives(out, others, pale, face, scale, min_side, centre)
     # a doubtful outline stays unless a card of the network's, clearly smaller, lies on it (one of about its size
     # is the same card, seen by the network with less confidence: a small card far off in a phone's photo)
@@ -1063,13 +1073,17 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     (``NET_FACE``) and its rim differs from what lies around it (``NET_RIM_CONTRAST``); the rim's plainness (two
     sides) only ranks it. How whole the card is: how fully its core fills the core's rectangle (a covered card's core
     is cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
-    a card overlapping one is not fitted."""
+    a card overlapping one is not fitted, unless it is whole and that one outline, the only one it overlaps, is a
+    part of it (``_part_of``)."""
     out = []
     for card in finder_net.net_cards(face, core, scale, min_side):
         if found and _overlaps(card.quad, found):
-            if others is not None:
-                others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
-            continue
+            over = [f for f in found if _overlaps(card.quad, [f])]
+            whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
+            if not (whole and len(over) == 1 and _part_of(over[0], card.quad)):
+                if others is not None:
+                    others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
+                continue
         q = _orient(card.quad)
         if centre is not None and plane_aspect(q, centre, focal=1.5 * max(centre)) is None:
             continue
@@ -1209,6 +1223,14 @@ def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
                     and cv2.contourArea(a.pts) + cv2.contourArea(b.pts) > 0.75 * aw):
                 return True
     return False
+
+
+def _part_of(q: np.ndarray, card: np.ndarray, share: float = NET_PART_SHARE) -> bool:
+    """Whether outline ``q`` lies inside ``card`` (nine tenths of it) at no more than ``share`` of its area."""
+    a = cv2.contourArea(q)
+    if a > share * cv2.contourArea(card):
+        return False
+    return cv2.intersectConvexConvex(q.astype(np.float32), card.astype(np.float32))[0] > 0.9 * a
 
 
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
