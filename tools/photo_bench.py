@@ -17,8 +17,11 @@ on one OpenCV thread, beside a fixed OpenCV workload on the same frames in the s
 Where labels are a list of codes without positions, ``found`` is per photo the smaller of the number of outlines
 found and of cards labelled, and reads are matched to the labels as multisets (a code named twice when the photo
 holds it once: one right, one wrong). With boxes (``boxes``) a labelled card is found when an outline's bounding
-box overlaps its box by IoU >= 0.5; a read is right when its rank is the box's, wrong when not, and a code named
-on no labelled card is counted wrong too (``stray``, also shown on its own).
+box overlaps its box by IoU >= 0.5; a read is right when its rank is the box's, wrong when not. A named read that
+meets no box so is matched, after those, to a box of its rank lying half inside its outline, or else to any box
+lying nearly all (0.8) inside it: a card partly under another is outlined whole while its box holds only its part
+in view. A code named on no labelled card is counted
+wrong too (``stray``, also shown on its own).
 
 The issue's targets are about *whole* face-up cards, so where the labels tell which cards are whole the same scores
 are also given for them alone (``whole``, ``w_found``, ``w_read``): on ``poker_table`` the row of five and each
@@ -284,6 +287,17 @@ def _box_meet(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
+def _box_inside(box: tuple[float, float, float, float], quad: np.ndarray) -> float:
+    """The share of ``box`` (x0, y0, x1, y1) that lies inside the convex ``quad``."""
+    x0, y0, x1, y1 = box
+    area = (x1 - x0) * (y1 - y0)
+    if area <= 0:
+        return 0.0
+    rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(rect, np.asarray(quad, np.float32))
+    return float(inter) / area
+
+
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     inter = _box_meet(a, b)
     ua = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
@@ -302,27 +316,41 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
     if photo.boxes is not None:
         boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes]
         used: set[int] = set()
+
+        def count(code: str | None, i: int) -> None:
+            used.add(i)
+            res.found += 1
+            whole = photo.whole is not None and photo.whole[i]
+            if whole:
+                res.w_found += 1
+            if code is None:
+                return
+            if code[0] == photo.boxes[i][4]:
+                res.read += 1
+                if whole:
+                    res.w_read += 1
+            else:
+                res.wrong += 1
+                res.wrong_examples.append(f"{os.path.basename(photo.path)}: {code} on a {photo.boxes[i][4]}")
+
+        left = []
         for r in sorted(reads, key=lambda r: r.code is None):
             q = np.asarray(r.quad)
             bb = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-            ious = [(box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used]
-            best = max(ious, default=(0.0, -1))
+            best = max(((box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used), default=(0.0, -1))
             if best[0] >= 0.5:
-                used.add(best[1])
-                res.found += 1
-                whole = photo.whole is not None and photo.whole[best[1]]
-                if whole:
-                    res.w_found += 1
-                if r.code is not None:
-                    if r.code[0] == photo.boxes[best[1]][4]:
-                        res.read += 1
-                        if whole:
-                            res.w_read += 1
-                    else:
-                        res.wrong += 1
-                        res.wrong_examples.append(f"{os.path.basename(photo.path)}: {r.code} on a "
-                                                  f"{photo.boxes[best[1]][4]}")
+                count(r.code, best[1])
             elif r.code is not None:
+                left.append(r)
+        for r in left:
+            # a card partly under another is read with its whole outline, while its box holds only the part in
+            # view: it is a box of its rank lying half inside the outline, or else any box lying (nearly) all inside
+            share = [(_box_inside(b, np.asarray(r.quad)), i) for i, b in enumerate(boxes) if i not in used]
+            mine = [(v, i) for v, i in share if v >= 0.5 and photo.boxes[i][4] == r.code[0]]
+            inside = mine or [(v, i) for v, i in share if v >= 0.8]
+            if inside:
+                count(r.code, max(inside)[1])
+            else:
                 res.wrong += 1
                 res.stray += 1
                 res.wrong_examples.append(f"{os.path.basename(photo.path)}: {r.code} on no labelled card")

@@ -592,7 +592,11 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                 card = got if big is None else cv2.resize(big, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA)
                 r = ix.read_generic(card, big, net=net)
                 out.append(_tune_read(code, r))
-                if code[0] not in ix.COURTS:
+                if code[0] in ix.COURTS:
+                    # a court with its bottom-right index hidden: the 'court_one' path's reads
+                    r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), net=net)
+                    out.append(_tune_read(code, r))
+                else:
                     # the same card as if its pips had not been found: the 'corners' path's reads (on rendered
                     # designs the pips nearly always are, which would leave that path untuned)
                     r = ix.read_generic(card, big, pips=False, net=net)
@@ -625,7 +629,7 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
     def cut(wrong: list[float], floor: float) -> float:
         return max(floor, 1 - (1 - max(wrong)) / 4) if wrong else floor
 
-    for path in ("two", "one", "court", "corners", "partial"):
+    for path in ("two", "one", "court", "corners", "partial", "court_one"):
         mine = [r for r in reads if r.path == path and r.score > 0]
         total = sum(1 for r in reads if r.path == path)
         entry: dict
@@ -641,7 +645,8 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
                      "wrong_rank_below": len(wrong_rank), "worst_wrong_rank": round(max(wrong_rank, default=0.0), 6)}
         else:
             wrong = [r.score for r in mine if r.label != r.truth]
-            floor = CORNERS_FLOOR if path == "corners" else FLOOR
+            # (a court read by one corner has no second cue: the corners' floor)
+            floor = CORNERS_FLOOR if path in ("corners", "court_one") else FLOOR
             thr = cut(wrong, floor) if total >= MIN_READS else ix.NET_THRESHOLDS[path]
             right = sum(1 for r in mine if r.label == r.truth and r.score >= thr)
             entry = {"threshold": round(thr, 6), "wrong_below": len(wrong),

@@ -120,6 +120,38 @@ def test_whole_cards_are_scored_apart():
                                        "missing": [], "wrong_examples": {}, "speed": None})
 
 
+def test_a_covered_card_read_whole_is_matched_to_the_box_of_its_part_in_view():
+    """boxes/train IMG_2618: a king of hearts lies under a ten, and only its bottom strip is boxed. Read with its
+    whole outline, it overlaps that box by less than IoU 0.5; the box lies inside the outline, so the read is the
+    king's (right), not a code on no labelled card. A code whose outline holds no box stays stray, and a box of
+    another rank inside it makes it wrong."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    def quad(x0, y0, x1, y1):
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+    boxes = [(20, 20, 120, 160, "T"), (20, 160, 120, 190, "K")]
+    photo = pb.Photo("p.jpg", ["T", "K"], boxes, [True, False])
+    res = pb.SetResult("t")
+    pb.score_photo(photo, [SimpleNamespace(code="TH", quad=quad(20, 20, 120, 160)),
+                           SimpleNamespace(code="KH", quad=quad(20, 50, 120, 190)),
+                           SimpleNamespace(code="2C", quad=quad(300, 50, 400, 190))], 1.0, res)
+    assert (res.found, res.read, res.wrong, res.stray) == (2, 2, 1, 1)
+    res = pb.SetResult("t")
+    alone = pb.Photo("q.jpg", ["K"], boxes[1:], [False])
+    pb.score_photo(alone, [SimpleNamespace(code="QH", quad=quad(20, 50, 120, 190))], 1.0, res)
+    assert (res.found, res.read, res.wrong, res.stray) == (1, 0, 1, 0)
+    # IMG_2650: an outline over a jack and the queen half under it, named QH: the queen's box, half inside it
+    pair = pb.Photo("r.jpg", ["J", "Q"], [(180, 200, 280, 415, "J"), (265, 195, 355, 410, "Q")], [False, False])
+    res = pb.SetResult("t")
+    pb.score_photo(pair, [SimpleNamespace(code="QH", quad=quad(155, 192, 356, 426))], 1.0, res)
+    assert (res.found, res.read, res.wrong, res.stray) == (1, 1, 0, 0)
+
+
 def test_whole_cards_of_the_shared_sets():
     from tools import photo_bench as pb
 
