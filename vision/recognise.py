@@ -40,6 +40,9 @@ NET_FACE = 0.5  # the least mean face probability the finder network gives insid
 # an outline inside one of the network's whole cards at no more than this share of its area is a part of it (a pip,
 # a picture): less than half, for two cards side by side, taken by the network for one, have a card's shape too
 NET_PART_SHARE = 0.4
+# an outline nothing reads is still reported (an unsure card) when the learned finder sees a whole card there this
+# surely (mean face probability inside) and its rim stands out from the table (``NET_RIM_CONTRAST``)
+SEEN_FACE = 0.9
 NET_NOT_CARD = 0.6  # a hand-drawn view's outline where the network sees less face than this gives way to its cards
 # how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
@@ -58,6 +61,7 @@ class Quad:
     # other outlines of the same card, seen by another view (the learned finder's, where the hand-drawn one was kept):
     # read when this one reads nothing
     alt: tuple[np.ndarray, ...] = ()
+    face: float = 0.0  # the learned finder's mean face probability inside (0: not measured)
 
 
 @dataclass
@@ -1026,6 +1030,8 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     kept = [(k, o) for (k, o), f in zip(out, support, strict=True)
             if f >= NET_NOT_CARD or not _overlaps(o.pts, [a.pts for _, a in added
                                                           if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5])]
+    for _, o in kept + added:
+        o.face = _face_support(face, o.pts, scale)
     return kept + added
 
 
@@ -1717,14 +1723,15 @@ class Recogniser:
         centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
         for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface):
             if s < 1.0:
-                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt))
+                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
+                         q.face)
             label, score, margin, ok, n, big = self._read_outline(frame, q.pts)
             for alt in q.alt if not ok else ():
                 # another view's outline of the card: read whole, by the stricter bar of a second reading
                 a = self._read_outline(frame, alt)
                 if self._sure_again(a[3], a[2], a[4]):
                     label, score, margin, ok, n, big = a
-                    q = Quad(alt, q.whole)
+                    q = Quad(alt, q.whole, face=q.face)
                     break
             if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
                 again = self._reread(frame, q.pts, 1 if big is None else 2, n)
@@ -1747,7 +1754,8 @@ class Recogniser:
                     continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if ok or score > 0.5 or (self.glyphs is not None and label != "?"):  # else it matches no card at all
+            if ok or score > 0.5 or (self.glyphs is not None and label != "?") or _seen_card(frame, q):
+                # (else it matches no card at all, and no view but the reader's vouches for a card there)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return reads
 
@@ -1768,6 +1776,17 @@ REREAD_P = 0.95
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
 ENROLLED_REREAD_MARGIN = 0.4
+
+
+def _seen_card(frame: np.ndarray, q: Quad) -> bool:
+    """Whether an outline no reader names anything on is still a card to report (unsure): the learned finder sees
+    a whole card's face in it (``SEEN_FACE``), and its rim differs from what lies around it as the finder's own
+    outlines must. Cards the finder found that way and the reader could make nothing of - a card under a wire, in a
+    wire-mesh basket, half in a shadow, cut by the photo's edge - had been dropped as matching no card at all; the
+    rim check keeps out the stacks of chips it also sees as card-like (contrast 0-1, the cards' 11-178)."""
+    if q.face < SEEN_FACE or q.whole < 0.9:
+        return False
+    return rim_contrast(frame, q.pts, two_sides=True)[1] >= NET_RIM_CONTRAST
 
 
 def outline_variants(quad: np.ndarray) -> list[np.ndarray]:
