@@ -20,8 +20,7 @@ holds it once: one right, one wrong). With boxes (``boxes``) a labelled card is 
 box overlaps its box by IoU >= 0.5; a read is right when its rank is the box's, wrong when not. A named read that
 meets no box so is matched, after those, to a box of its rank lying half inside its outline, or else to any box
 lying nearly all (0.8) inside it: a card partly under another is outlined whole while its box holds only its part
-in view. A code named on no labelled card is counted
-wrong too (``stray``, also shown on its own).
+in view. A code named on no labelled card is counted wrong too (``stray``, also shown on its own).
 
 The issue's targets are about *whole* face-up cards, so where the labels tell which cards are whole the same scores
 are also given for them alone (``whole``, ``w_found``, ``w_read``): on ``poker_table`` the row of five and each
