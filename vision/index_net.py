@@ -75,6 +75,12 @@ class CornerRead:
     def is_index(self) -> bool:
         return self.rank != "-" and self.suit != "-"
 
+    @property
+    def covered(self) -> bool:
+        """Whether the corner surely shows nothing, neither rank nor suit (``COVERED``): a card, a hand or the
+        photo's edge lies over it."""
+        return self.rank == "-" and self.suit == "-" and min(self.p_rank, self.p_suit) >= COVERED
+
 
 @dataclass
 class IndexRead:
@@ -369,10 +375,8 @@ def corners_to_reread(first: NetRead) -> list[int]:
     assert first.index is not None
     corners = first.index.corners
     unsure = [i for i, c in enumerate(corners) if not (c.is_index and min(c.p_rank, c.p_suit) >= SETTLED)]
-    if len(unsure) == 1:
-        c = corners[unsure[0]]
-        if c.rank == "-" and c.suit == "-" and min(c.p_rank, c.p_suit) >= COVERED:
-            return []
+    if len(unsure) == 1 and corners[unsure[0]].covered:
+        return []
     return unsure or [0, 1]
 
 
@@ -421,16 +425,14 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        ir.p_suit if ok else 0.0, p, colour)
     if ir.rank in COURTS and ir.seen == 1:
-        # a court with one index in view: the other corner must surely show nothing, neither rank nor suit (a card,
-        # a hand or the photo's edge over it); the corner alone then names it, by a threshold of its own
-        # (``court_one``). On the development photos the courts read surely in one corner, the other covered, were
-        # the largest group of whole cards left unsure; on camera views of every drawn design and aisleriot theme
-        # with one corner hidden, a lone court corner read at 0.95 or more was never wrong in 1,287 reads. A suit
-        # read there without a rank is a letter the network does not know as J, Q or K, and such a letter in the
-        # one corner can look like one: aisleriot rheinland's jack (German B) read as a king at 0.99 by one corner,
-        # '-H' by the other (twice in 150 reads before this rule)
-        ok = ok and all(c.rank == "-" and c.suit == "-" and min(c.p_rank, c.p_suit) >= COVERED
-                        for c in ir.corners if not c.is_index)
+        # a court with one index in view: the other corner must be covered (``CornerRead.covered``); the corner
+        # alone then names it, by a threshold of its own (``court_one``: its tuning reads are in ``index_net.json``).
+        # On the development photos the courts read surely in one corner, the other covered, were the largest group
+        # of whole cards left unsure. A suit read in the other corner without a rank is a letter the network does
+        # not know as J, Q or K, and such a letter in the one corner can look like one: aisleriot rheinland's jack
+        # (German B) read as a king at 0.99 by one corner, '-H' by the other (twice in 150 reads when only a blank
+        # rank was required there)
+        ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         return NetRead(ir.code, "court_one", ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour,
                        group)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing

@@ -1023,15 +1023,16 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
         parts = [i for i, (_, o) in enumerate(out) if any(_part_of(o.pts, a.pts) for _, a in added)]
         out = [t for i, t in enumerate(out) if i not in parts]
         support = [f for i, f in enumerate(support) if i not in parts]
-    if others and out:
+    if others:
         out = _with_alternatives(out, others, pale, face, scale, min_side, centre)
     # a doubtful outline stays unless a card of the network's, clearly smaller, lies on it (one of about its size
     # is the same card, seen by the network with less confidence: a small card far off in a phone's photo)
-    kept = [(k, o) for (k, o), f in zip(out, support, strict=True)
-            if f >= NET_NOT_CARD or not _overlaps(o.pts, [a.pts for _, a in added
-                                                          if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5])]
-    for _, o in kept + added:
-        o.face = _face_support(face, o.pts, scale)
+    kept = []
+    for (k, o), f in zip(out, support, strict=True):
+        if f >= NET_NOT_CARD or not _overlaps(o.pts, [a.pts for _, a in added
+                                                      if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5]):
+            o.face = f
+            kept.append((k, o))
     return kept + added
 
 
@@ -1053,13 +1054,14 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
     (IoU 0.5-0.9; the hand-drawn views outline the picture frame of a court whose white margin is thin, the network
     the card). ``others``: the network's cards (unsnapped) that overlap an outline of ``out``. Each is the
     alternative of the one outline it overlaps most, so a card is not read twice, and only if once snapped it still
-    has a card's shape and face. (``others`` overlap outlines of ``out``: it is not empty.)"""
+    has a card's shape and face. (An outline that has since given way to a network's card, as a part of it, is no
+    longer in ``out``: what overlapped only it has no outline to be the alternative of.)"""
     alts: dict[int, np.ndarray] = {}
     taken: list[np.ndarray] = []
     for n in others:
         if any(_iou(n, t) > 0.7 for t in taken):
             continue  # (the same card at another of the network's levels)
-        best, i = max((_iou(o.pts, n), i) for i, (_, o) in enumerate(out))
+        best, i = max(((_iou(o.pts, n), i) for i, (_, o) in enumerate(out)), default=(0.0, -1))
         if not 0.5 <= best < 0.9 or i in alts:
             continue
         taken.append(n)
@@ -1083,10 +1085,10 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     part of it (``_part_of``)."""
     out = []
     for card in finder_net.net_cards(face, core, scale, min_side):
-        if found and _overlaps(card.quad, found):
-            over = [f for f in found if _overlaps(card.quad, [f])]
-            whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
-            if not (whole and len(over) == 1 and _part_of(over[0], card.quad)):
+        over = [f for f in found if _overlaps(card.quad, [f])] if found else []
+        if over:
+            is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
+            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad)):
                 if others is not None:
                     others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
                 continue
@@ -1101,10 +1103,11 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         # the rim's plainness only ranks the network's outlines: a card partly covered (an object, a cable, a fold of
         # cloth across it) has a rim that is not plain everywhere, and the hand-drawn views' check missed those
         plain, contrast = rim_contrast(frame, q, two_sides=True)
-        if contrast < NET_RIM_CONTRAST or _face_support(face, q, scale) < NET_FACE:
+        support = _face_support(face, q, scale)
+        if contrast < NET_RIM_CONTRAST or support < NET_FACE:
             continue
         whole = float(min(1.0, card.fill / 0.9))
-        out.append((whole + plain + _size_bonus(q), Quad(q.astype(np.float32), whole)))
+        out.append((whole + plain + _size_bonus(q), Quad(q.astype(np.float32), whole, face=support)))
     return out
 
 
