@@ -123,7 +123,9 @@ def test_pitch_by_hand_without_a_machine(tmp_path):
                 assert {"event": "discard", "seat": seat, "cards": ["2H", "3D", "4C", "5H"]} in records
                 # the first refill by hand: that seat kept 5 of its 9 cards and is dealt 1
                 first = page.locator('#actions button[data-kind="setup"]').first
-                assert "drew 1 (by hand)" in first.inner_text()
+                # (waited for, not read at once: on a loaded machine the panel was once read while it still showed
+                # the step before the discard - 'drew 0' - though the log already held the discard)
+                sync_api.expect(first).to_contain_text("drew 1 (by hand)", timeout=15000)
                 first.click()
                 page.wait_for_function("document.getElementById('controls').dataset.seq > 7", timeout=15000)
                 assert page.inner_text("#error") == ""
