@@ -62,6 +62,10 @@ class Quad:
     # read when this one reads nothing
     alt: tuple[np.ndarray, ...] = ()
     face: float = 0.0  # the learned finder's mean face probability inside (0: not measured)
+    # the learned finder's outlines: how much the rim differs from what lies round it (``rim_contrast``), and
+    # whether a side is clearly darker inside than outside (a court's picture with the card's paper round it)
+    contrast: float = 0.0
+    framed: bool = False
 
 
 @dataclass
@@ -463,7 +467,8 @@ def _median_sorted(v: np.ndarray) -> np.ndarray:
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False) -> tuple[float, float]:
+def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False,
+                 bands: list[tuple[np.ndarray, np.ndarray]] | None = None) -> tuple[float, float]:
     """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
 
     Every card face has a plain margin inside its edge, whatever its design; the table around it differs from it in
@@ -472,7 +477,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False) -
     1-3 px outside it are compared, the corners (rounded on a real card) left out. Plainness: 1 - the spread of
     the inside band's lightness (10-90 %) along a side / 60 (median over the sides); contrast: the Lab distance
     between the two bands' medians, per side, averaged over the sides (a side darker inside counts 0).
-    ``two_sides``: plainness of the second plainest side (two sides plain suffice), not the median one."""
+    ``two_sides``: plainness of the second plainest side (two sides plain suffice), not the median one. ``bands``, if
+    given, receives each side's (inside, outside) median Lab colour (top, bottom, left, right)."""
     w, h, m = RIM_W, RIM_H, RIM_M
     src = np.array([[m, m], [m + w, m], [m + w, m + h], [m, m + h]], np.float32)
     hm = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
@@ -495,6 +501,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False) -
         sa, sb = np.sort(a.reshape(-1, 3), axis=0), np.sort(b.reshape(-1, 3), axis=0)
         spread.append(_quantile_sorted(sa[:, 0], 0.9) - _quantile_sorted(sa[:, 0], 0.1))
         meds.append((_median_sorted(sa), _median_sorted(sb)))
+    if bands is not None:
+        bands.extend(meds)
     spread.sort()
     # (``np.median`` of the four, without its overhead; or the second plainest)
     plain = 1.0 - (spread[1] if two_sides else (spread[1] + spread[2]) / 2) / 60.0
@@ -1015,8 +1023,22 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     sure = [o.pts for (_, o), f in zip(out, support, strict=True) if f >= NET_NOT_CARD]
     added: list[tuple[float, Quad]] = []
     others: list[np.ndarray] = []
+    contrast: dict[int, float] = {}  # (the views' outlines' rim contrasts, measured where a frame may lie inside)
+
+    def frames_a_card(q: Quad) -> bool:
+        for i, (_, o) in enumerate(out):
+            if q.framed and cv2.intersectConvexConvex(q.pts, o.pts)[0] > NET_FRAME_INSIDE * cv2.contourArea(q.pts):
+                if i not in contrast:
+                    contrast[i] = rim_contrast(frame, o.pts, two_sides=True)[1]
+                if _is_frame_of(q, o.pts, contrast[i]):
+                    return True
+        return False
+
     for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others),
                        key=lambda t: -t[0]):
+        if frames_a_card(q):
+            continue  # (a court's picture, whose face the network saw more surely than the card's: the views' card
+            # stays, a doubtful one too)
         if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts)] + [a.pts for _, a in added]):
             added.append((k, q))
     if added:
@@ -1082,7 +1104,8 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     sides) only ranks it. How whole the card is: how fully its core fills the core's rectangle (a covered card's core
     is cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
     a card overlapping one is not fitted, unless it is whole and that one outline, the only one it overlaps, is a
-    part of it (``_part_of``)."""
+    part of it (``_part_of``). An outline of a court's picture frame ranks below the card's own (``_frames_give_way``:
+    a plainer rim had ranked the paris courts' frames first)."""
     out = []
     for card in finder_net.net_cards(face, core, scale, min_side):
         over = [f for f in found if _overlaps(card.quad, [f])] if found else []
@@ -1102,12 +1125,52 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
             continue  # (snapped onto something else's edges: a marker's square, a book's corner)
         # the rim's plainness only ranks the network's outlines: a card partly covered (an object, a cable, a fold of
         # cloth across it) has a rim that is not plain everywhere, and the hand-drawn views' check missed those
-        plain, contrast = rim_contrast(frame, q, two_sides=True)
+        band: list[tuple[np.ndarray, np.ndarray]] = []
+        plain, contrast = rim_contrast(frame, q, two_sides=True, bands=band)
         support = _face_support(face, q, scale)
         if contrast < NET_RIM_CONTRAST or support < NET_FACE:
             continue
         whole = float(min(1.0, card.fill / 0.9))
-        out.append((whole + plain + _size_bonus(q), Quad(q.astype(np.float32), whole, face=support)))
+        framed = any(inside[0] < outside[0] - NET_FRAME_DARK for inside, outside in band)
+        out.append((whole + plain + _size_bonus(q),
+                    Quad(q.astype(np.float32), whole, face=support, contrast=contrast, framed=framed)))
+    return _frames_give_way(out)
+
+
+# a court's picture frame gives way to the card it is drawn on (``_frames_give_way``): it lies inside the card (8 / 10
+# of it) and covers at least a fifth of it; the card stands out from the table at least twice as much; one of its
+# sides is darker inside than outside by 20 (L, 0-255), a picture with the paper round it. Measured on the drawn
+# paris courts (their margin is thin, their picture a strong rectangle): contrast 70-122 for the card, 11-36 for the
+# frame, 43-61 darker inside on the frame's paper side; a card on a white plate outlined a little too large
+# (boxes_train IMG_2501) has twice the contrast of its true outline but no side darker inside
+NET_FRAME_SHARE = 0.2
+NET_FRAME_INSIDE = 0.8
+NET_FRAME_CONTRAST = 2.0
+NET_FRAME_DARK = 20.0
+
+
+def _is_frame_of(q: Quad, card: np.ndarray, card_contrast: float) -> bool:
+    """Whether the learned finder's outline ``q`` is a court's picture frame on the card outlined by ``card`` (whose
+    rim contrast is ``card_contrast``): ``q`` has a side darker inside than out, lies inside the card and covers a
+    good part of it, and the card stands out from what lies round it at least twice as much (``NET_FRAME_*``)."""
+    if not q.framed or card_contrast < NET_FRAME_CONTRAST * q.contrast:
+        return False
+    a, ac = float(cv2.contourArea(q.pts)), float(cv2.contourArea(card))
+    if not NET_FRAME_SHARE * ac <= a < 0.95 * ac:
+        return False
+    return cv2.intersectConvexConvex(q.pts, card.astype(np.float32))[0] > NET_FRAME_INSIDE * a
+
+
+def _frames_give_way(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """``cands`` (the network's outlines) where a court's picture frame ranks below the card it is drawn on
+    (``_is_frame_of``): a plainer rim had ranked the frames of the paris courts first."""
+    out = list(cands)
+    # (the larger outlines first, so that a frame inside a frame gives way to the card too)
+    for i in sorted(range(len(cands)), key=lambda i: -float(cv2.contourArea(cands[i][1].pts))):
+        qi = cands[i][1]
+        for j, (_, qj) in enumerate(cands):
+            if i != j and out[j][0] >= out[i][0] and _is_frame_of(qj, qi.pts, qi.contrast):
+                out[j] = (out[i][0] - 1e-3, qj)
     return out
 
 
