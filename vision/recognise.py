@@ -15,6 +15,7 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -1620,12 +1621,15 @@ class Recogniser:
         self.use_face = self.mode == "enrolled"
         # generic mode reads the corner index with the learned network when its model is there (and not switched off
         # with ``learned_index=False``, to compare with the glyph reader)
-        self.net_thresholds = (index_net.load_thresholds() if deck is None and learned_index
+        # (and the enrolled mode with it, where its templates are unsure: ``_read``)
+        self.net_thresholds = (index_net.load_thresholds() if learned_index
                                and os.path.exists(index_net.MODEL_PATH) else None)
         # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
         # the enrolled mode's reads are checked against the learned corner index (``cross_check``)
         self.cross_check = deck is not None and learned_index and os.path.exists(index_net.MODEL_PATH)
+        # where the templates are unsure, the enrolled mode takes what the generic learned reader names (``_read``)
+        self.falls_back = self.cross_check and self.net_thresholds is not None
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
@@ -1638,9 +1642,12 @@ class Recogniser:
         twice the size, when the frame has the pixels (the generic reader reads the corner index from it)."""
         return self._read(card, big)[:4]
 
-    def _read(self, card: np.ndarray, big: np.ndarray | None) -> tuple[str, float, float, bool,
-                                                                        index_net.NetRead | None]:
-        """``read_and_accept``, and the learned reader's answer when it was the one that read the card."""
+    def _read(self, card: np.ndarray, big: np.ndarray | None,
+              as_generic: Callable[[], tuple[np.ndarray, np.ndarray | None]] | None = None
+              ) -> tuple[str, float, float, bool, index_net.NetRead | None]:
+        """``read_and_accept``, and the learned reader's answer when it was the one that read the card.
+        ``as_generic``: the card and its larger cut as the generic mode rectifies them (the enrolled mode's
+        fallback reads those, so that it reads what the generic mode reads)."""
         if self.glyphs is not None and self.net_thresholds is not None:
             # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
             n = index_net.read_generic(card, big)
@@ -1656,6 +1663,14 @@ class Recogniser:
         ok = self.threshold.accept(score, margin)
         if ok and self.cross_check and self.contradicted(label, card if big is None else big):
             ok = False
+        elif not ok and self.falls_back and label != "back":
+            # the templates are unsure (a two and a three of hearts differ by one pip, which glare or a steep view
+            # hides): the generic reader's two cues, by its own thresholds, name what they can, so that the enrolled
+            # mode reads all the generic mode reads. A match the network vetoed (above) stays unsure: the two
+            # readers disagree there
+            n = index_net.read_generic(*(as_generic() if as_generic is not None else (card, big)))
+            if index_net.accepts(n, self.net_thresholds) and n.label in self.templates.labels:
+                return n.label, n.score, n.score, True, n
         return label, score, margin, ok, None
 
     def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
@@ -1673,12 +1688,20 @@ class Recogniser:
         """``_read`` of the card under ``quad``, rectified at twice the size when the generic reader can use it (the
         frame has the pixels), and that larger card (or None)."""
         big = None
-        if self.glyphs is not None and np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW:
+        large = bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW)
+        if self.glyphs is not None and large:
             big = rectify_for_reading(frame, quad, 2)
             card = cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA)
         else:
             card = rectify_for_reading(frame, quad)
-        return (*self._read(card, big), big)
+
+        def as_generic() -> tuple[np.ndarray, np.ndarray | None]:
+            if not large:
+                return card, None
+            b = rectify_for_reading(frame, quad, 2)
+            return cv2.resize(b, (CW, CH), interpolation=cv2.INTER_AREA), b
+
+        return (*self._read(card, big, as_generic if self.glyphs is None else None), big)
 
     def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray,
                          first: tuple[str, float] | None = None) -> tuple[str, float, float, bool] | None:
