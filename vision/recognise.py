@@ -41,6 +41,11 @@ NET_FACE = 0.5  # the least mean face probability the finder network gives insid
 # an outline inside one of the network's whole cards at no more than this share of its area is a part of it (a pip,
 # a picture): less than half, for two cards side by side, taken by the network for one, have a card's shape too
 NET_PART_SHARE = 0.4
+# ... but where the network's card has the size of the cards found whole in the frame (within NET_SAME_SIZE of their
+# median area), it is one card, not two taken for one, and an outline inside it up to NET_PART_SHARE_SIZED of it is
+# a part: a jack of spades with a cable across it, outlined by the views as its left half (boxes_train IMG_2621)
+NET_PART_SHARE_SIZED = 0.6
+NET_SAME_SIZE = 1.25
 # an outline nothing reads is still reported (an unsure card) when the learned finder sees a whole card there this
 # surely (mean face probability inside) and its rim stands out from the table (``NET_RIM_CONTRAST``)
 SEEN_FACE = 0.9
@@ -1035,15 +1040,21 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
                     return True
         return False
 
-    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others),
+    # the size of this frame's cards: the median of the outlines found whole (two at least, so that one outline alone,
+    # perhaps the part in question, does not set it)
+    whole_areas = [float(cv2.contourArea(o.pts)) for _, o in out if o.whole >= 0.9]
+    card_area = float(np.median(whole_areas)) if len(whole_areas) >= 2 else None
+    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others, card_area),
                        key=lambda t: -t[0]):
         if frames_a_card(q):
             continue  # (a court's picture, whose face the network saw more surely than the card's: the views' card
             # stays, a doubtful one too)
-        if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts)] + [a.pts for _, a in added]):
+        share = _part_share(q.pts, card_area)
+        if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts, share)] + [a.pts for _, a in added]):
             added.append((k, q))
     if added:
-        parts = [i for i, (_, o) in enumerate(out) if any(_part_of(o.pts, a.pts) for _, a in added)]
+        parts = [i for i, (_, o) in enumerate(out)
+                 if any(_part_of(o.pts, a.pts, _part_share(a.pts, card_area)) for _, a in added)]
         out = [t for i, t in enumerate(out) if i not in parts]
         support = [f for i, f in enumerate(support) if i not in parts]
     if others:
@@ -1098,7 +1109,8 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
 def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tuple[float, float] | None,
                face: np.ndarray, core: np.ndarray, scale: float,
                found: list[np.ndarray] | None = None,
-               others: list[np.ndarray] | None = None) -> list[tuple[float, Quad]]:
+               others: list[np.ndarray] | None = None,
+               card_area: float | None = None) -> list[tuple[float, Quad]]:
     """Card outlines from the learned finder (``vision.finder_net``): each card's core grown to its outline,
     snapped onto the face's edges, and kept when it has a card's shape, the network sees card face in it
     (``NET_FACE``) and its rim differs from what lies around it (``NET_RIM_CONTRAST``); the rim's plainness (two
@@ -1112,7 +1124,7 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         over = [f for f in found if _overlaps(card.quad, [f])] if found else []
         if over:
             is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
-            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad)):
+            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, _part_share(card.quad, card_area))):
                 if others is not None:
                     others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
                 continue
@@ -1296,6 +1308,14 @@ def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
                     and cv2.contourArea(a.pts) + cv2.contourArea(b.pts) > 0.75 * aw):
                 return True
     return False
+
+
+def _part_share(card: np.ndarray, card_area: float | None) -> float:
+    """The share of the network's ``card`` up to which an outline inside it is a part of it: ``NET_PART_SHARE``, or
+    ``NET_PART_SHARE_SIZED`` when it has the size of this frame's cards (``card_area``, their median; None: unknown)."""
+    if card_area and 1 / NET_SAME_SIZE <= cv2.contourArea(card) / card_area <= NET_SAME_SIZE:
+        return NET_PART_SHARE_SIZED
+    return NET_PART_SHARE
 
 
 def _part_of(q: np.ndarray, card: np.ndarray, share: float = NET_PART_SHARE) -> bool:
