@@ -140,6 +140,9 @@ LABEL_CORRECTIONS = {
     # the left player's top card is the jack of spades (black J and spade signs in both corners, spade pips on the
     # picture); the CSV says JD. Nothing else in that photo is a JS.
     ("poker_table", "Train_06", "P4.2"): ("JD", "JS"),
+    # the right player's covered card is the jack of spades (black J, a spade in the corner and on the picture: a
+    # pointed leaf on a stem, no trefoil); the CSV says JC. Nothing else in that photo is a JS.
+    ("poker_table", "Train_18", "P1.1"): ("JC", "JS"),
     # one card alone on a carpet: "10" in both corners and ten diamond pips; the XML says nine
     ("boxes_train", "IMG_2396", "0"): ("9", "T"),
 }

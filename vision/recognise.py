@@ -998,6 +998,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         # 4:3 and so card-shaped), never a card; taken for one it swallowed the cards lying on it as its parts
         cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0], sides=3)]
     cands = _drop_parts_of_cards(cands)
+    if any_surface:
+        cands = _edged_outline_first(frame, cands)
     out = _best_apart(cands)
     if any_surface and out:
         out = [(k, Quad(snap_to_edges(paleness, q.pts), q.whole)) for k, q in out]
@@ -1007,6 +1009,45 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     if any_surface and learned:
         out = _add_net_cards(out, frame, paleness, min_side, centre)
     return [q for _, q in out]
+
+
+# of two whole outlines of one card, the one lying inside the other ranks first when each of its sides shows an edge
+# (rim contrast >= EDGED_MIN, Lab) and the other has a side with under EDGED_SHARE of its weakest: a desk photo's
+# three of hearts was outlined with a sliver of the table, its left side along no edge (contrast 1 against the exact
+# outline's 122-134), and that outline had ranked first
+EDGED_MIN = 12.0
+EDGED_SHARE = 0.25
+
+
+def _side_contrasts(frame: np.ndarray, quad: np.ndarray) -> list[float]:
+    """Each side's rim contrast (``rim_contrast``'s per-side Lab distance; 0 where the rim is darker inside)."""
+    bands: list[tuple[np.ndarray, np.ndarray]] = []
+    rim_contrast(frame, quad, bands=bands)
+    return [float(np.linalg.norm(a - b)) if a[0] >= b[0] - 3 else 0.0 for a, b in bands]
+
+
+def _edged_outline_first(frame: np.ndarray, cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+    """``cands`` where, of two whole outlines of one card (IoU > 0.5), the one lying inside the other with an edge
+    under every side ranks above the other when that one has a side along no edge (``EDGED_MIN``, ``EDGED_SHARE``).
+    The views' scores weigh wholeness and the rim's paleness, which a sliver of plain table beside the card does not
+    spoil."""
+    whole = [i for i, (_, q) in enumerate(cands) if q.whole >= 0.95]
+    weakest: dict[int, float] = {}  # (measured only for outlines in such a pair: few)
+    out = list(cands)
+    for n, i in enumerate(whole):
+        for j in whole[n + 1:]:
+            (ki, qi), (kj, qj) = out[i], out[j]
+            if _iou(qi.pts, qj.pts) <= 0.5:
+                continue
+            for a in (i, j):
+                if a not in weakest:
+                    weakest[a] = min(_side_contrasts(frame, cands[a][1].pts))
+            lo, hi = (i, j) if ki < kj else (j, i)  # (the one ranked lower, the one ranked higher)
+            a_lo = cv2.contourArea(cands[lo][1].pts)
+            inside = cv2.intersectConvexConvex(cands[lo][1].pts, cands[hi][1].pts)[0] > 0.9 * a_lo
+            if (inside and weakest[lo] >= EDGED_MIN and weakest[hi] < EDGED_SHARE * weakest[lo]):
+                out[lo] = (out[hi][0] + 1e-3, out[lo][1])
+    return out
 
 
 def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.ndarray, min_side: float,

@@ -26,7 +26,9 @@ def test_label_formats_of_the_shared_sets():
     assert len(pt.photos) == 22 and sum(len(p.codes) for p in pt.photos) == 244
     assert all(len(c) == 2 and c[0] in "AKQJT98765432" and c[1] in "SHDC" for p in pt.photos for c in p.codes)
     t06 = next(p.codes for p in pt.photos if Path(p.path).name == "train_06.jpg")
-    assert "JS" in t06 and "JD" not in t06  # the one label corrected by eye (pb.LABEL_CORRECTIONS)
+    assert "JS" in t06 and "JD" not in t06  # labels corrected by eye (pb.LABEL_CORRECTIONS)
+    t18 = next(p.codes for p in pt.photos if Path(p.path).name == "train_18.jpg")
+    assert "JS" in t18 and "JC" not in t18
     assert sets["desk_query"].photos[0].codes and len(sets["desk_template"].photos) == 52
     tpl = {Path(p.path).name: p.codes for p in sets["desk_template"].photos}
     assert tpl["clubs_1.jpg"] == ["AC"] and tpl["hearts_10.jpg"] == ["TH"] and tpl["spades_13.jpg"] == ["KS"]
