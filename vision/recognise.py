@@ -1610,8 +1610,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str] | None = None,
-          rivals: int = 6) -> tuple[str, float, float]:
-    """(best label, its score, its margin) for a rectified card.
+          rivals: int = 6, nearest: list[str] | None = None) -> tuple[str, float, float]:
+    """(best label, its score, its margin) for a rectified card; ``nearest``, if given, receives the labels of the
+    ``MATCH_NEAREST`` best-matching templates, best first.
 
     The margin is a discriminant, not a score difference: for the best template A and each close rival B,
     ``2 (x - (A+B)/2).(A-B) / |A-B|^2`` along the pixels where A and B differ (1 = exactly A, 0 = halfway, < 0 =
@@ -1627,6 +1628,8 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
     top = int(order[0])
     label = tpl.labels[top]
     key = same.get(label, label)
+    if nearest is not None:
+        nearest.extend(tpl.labels[int(i)] for i in order[:MATCH_NEAREST])
     o = int(best_o[top])
     h, w = tpl.corner.shape[1:3]
     x, y = loc[o, top]
@@ -1720,17 +1723,18 @@ class Recogniser:
             g = glyphlib.read_generic(card, self.glyphs, big)
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
             return g.label, g.score, g.margin, th.accept(g.score, g.margin) and g.score > 0, None
-        label, score, margin = match(self.templates, card, self.use_face, self.same)
+        nearest: list[str] = []
+        label, score, margin = match(self.templates, card, self.use_face, self.same, nearest=nearest)
         ok = self.threshold.accept(score, margin)
         if ok and self.cross_check and self.contradicted(label, card if big is None else big):
             ok = False
         elif not ok and self.falls_back and label != "back":
-            # the templates are unsure (a two and a three of hearts differ by one pip, which glare or a steep view
-            # hides): the generic reader's two cues, by its own thresholds, name what they can, so that the enrolled
-            # mode reads all the generic mode reads. A match the network vetoed (above) stays unsure: the two
-            # readers disagree there
+            # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart): the
+            # generic reader's two cues, by its own thresholds, name the card when it is among the templates'
+            # nearest (``MATCH_NEAREST``), so that the enrolled mode reads what the generic mode reads. A match the
+            # network vetoed (above) stays unsure: the two readers disagree there
             n = index_net.read_generic(*(as_generic() if as_generic is not None else (card, big)))
-            if index_net.accepts(n, self.net_thresholds) and n.label in self.templates.labels:
+            if index_net.accepts(n, self.net_thresholds) and n.label in nearest:
                 return n.label, n.score, n.score, True, n
         return label, score, margin, ok, None
 
@@ -1925,6 +1929,10 @@ REREAD_P = 0.95
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
+# the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
+# the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
+# read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
+MATCH_NEAREST = 3
 ENROLLED_REREAD_MARGIN = 0.4
 
 
