@@ -512,13 +512,15 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False,
     spread.sort()
     # (``np.median`` of the four, without its overhead; or the second plainest)
     plain = 1.0 - (spread[1] if two_sides else (spread[1] + spread[2]) / 2) / 60.0
-    contrast = 0.0
-    for ma, mb in meds:
-        # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side
-        # darker inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
-        if ma[0] >= mb[0] - 3:
-            contrast += float(np.linalg.norm(ma - mb)) / 4
+    contrast = sum(_side_contrast(ma, mb) for ma, mb in meds) / 4
     return plain, contrast
+
+
+def _side_contrast(inside: np.ndarray, outside: np.ndarray) -> float:
+    """One side's rim contrast from its bands' median Lab colours: their distance, or 0 where the rim is darker."""
+    # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side darker
+    # inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
+    return float(np.linalg.norm(inside - outside)) if inside[0] >= outside[0] - 3 else 0.0
 
 
 def _size_bonus(quad: np.ndarray) -> float:
@@ -1020,10 +1022,10 @@ EDGED_SHARE = 0.25
 
 
 def _side_contrasts(frame: np.ndarray, quad: np.ndarray) -> list[float]:
-    """Each side's rim contrast (``rim_contrast``'s per-side Lab distance; 0 where the rim is darker inside)."""
+    """Each side's rim contrast (``_side_contrast``)."""
     bands: list[tuple[np.ndarray, np.ndarray]] = []
     rim_contrast(frame, quad, bands=bands)
-    return [float(np.linalg.norm(a - b)) if a[0] >= b[0] - 3 else 0.0 for a, b in bands]
+    return [_side_contrast(inside, outside) for inside, outside in bands]
 
 
 def _edged_outline_first(frame: np.ndarray, cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
@@ -1036,17 +1038,16 @@ def _edged_outline_first(frame: np.ndarray, cands: list[tuple[float, Quad]]) -> 
     out = list(cands)
     for n, i in enumerate(whole):
         for j in whole[n + 1:]:
-            (ki, qi), (kj, qj) = out[i], out[j]
-            if _iou(qi.pts, qj.pts) <= 0.5:
+            if _iou(cands[i][1].pts, cands[j][1].pts) <= 0.5:
                 continue
-            for a in (i, j):
-                if a not in weakest:
-                    weakest[a] = min(_side_contrasts(frame, cands[a][1].pts))
-            lo, hi = (i, j) if ki < kj else (j, i)  # (the one ranked lower, the one ranked higher)
-            a_lo = cv2.contourArea(cands[lo][1].pts)
-            inside = cv2.intersectConvexConvex(cands[lo][1].pts, cands[hi][1].pts)[0] > 0.9 * a_lo
-            if (inside and weakest[lo] >= EDGED_MIN and weakest[hi] < EDGED_SHARE * weakest[lo]):
-                out[lo] = (out[hi][0] + 1e-3, out[lo][1])
+            for m in (i, j):
+                if m not in weakest:
+                    weakest[m] = min(_side_contrasts(frame, cands[m][1].pts))
+            lo, hi = (i, j) if out[i][0] < out[j][0] else (j, i)  # (the one ranked lower, the one ranked higher)
+            q_lo, q_hi = cands[lo][1].pts, cands[hi][1].pts
+            inside = cv2.intersectConvexConvex(q_lo, q_hi)[0] > 0.9 * cv2.contourArea(q_lo)
+            if inside and weakest[lo] >= EDGED_MIN and weakest[hi] < EDGED_SHARE * weakest[lo]:
+                out[lo] = (out[hi][0] + 1e-3, cands[lo][1])
     return out
 
 
@@ -1929,11 +1930,11 @@ REREAD_P = 0.95
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
+ENROLLED_REREAD_MARGIN = 0.4
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
 MATCH_NEAREST = 3
-ENROLLED_REREAD_MARGIN = 0.4
 
 
 def _seen_card(frame: np.ndarray, q: Quad) -> bool:
