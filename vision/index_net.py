@@ -398,9 +398,14 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
             rank_probs[i], suit_probs[i] = pr[j], ps[j]
             j += 1
         ir = _joint(np.stack(rank_probs), np.stack(suit_probs))
+        # the colour of the corner that speaks for this reading: cut anew, or as first measured, or not known
         k = _colour_corner(ir)
-        # (the colour of the corner that speaks for this reading: cut anew, or as first measured, or not known)
-        colour = corner_colour(cut[k]) if k in cut else first.colour if _colour_corner(first.index) == k else "?"
+        if k in cut:
+            colour = corner_colour(cut[k])
+        elif _colour_corner(first.index) == k:
+            colour = first.colour
+        else:
+            colour = "?"
         out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group))
     return out
 

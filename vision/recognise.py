@@ -1036,17 +1036,17 @@ def _edged_outline_first(frame: np.ndarray, cands: list[tuple[float, Quad]]) -> 
     whole = [i for i, (_, q) in enumerate(cands) if q.whole >= 0.95]
     weakest: dict[int, float] = {}  # (measured only for outlines in such a pair: few)
     out = list(cands)
+    def weakest_side(m: int) -> float:
+        if m not in weakest:
+            weakest[m] = min(_side_contrasts(frame, cands[m][1].pts))
+        return weakest[m]
+
     for n, i in enumerate(whole):
         for j in whole[n + 1:]:
-            if _iou(cands[i][1].pts, cands[j][1].pts) <= 0.5:
-                continue
-            for m in (i, j):
-                if m not in weakest:
-                    weakest[m] = min(_side_contrasts(frame, cands[m][1].pts))
             lo, hi = (i, j) if out[i][0] < out[j][0] else (j, i)  # (the one ranked lower, the one ranked higher)
             q_lo, q_hi = cands[lo][1].pts, cands[hi][1].pts
-            inside = cv2.intersectConvexConvex(q_lo, q_hi)[0] > 0.9 * cv2.contourArea(q_lo)
-            if inside and weakest[lo] >= EDGED_MIN and weakest[hi] < EDGED_SHARE * weakest[lo]:
+            if (_iou(q_lo, q_hi) > 0.5 and cv2.intersectConvexConvex(q_lo, q_hi)[0] > 0.9 * cv2.contourArea(q_lo)
+                    and weakest_side(lo) >= EDGED_MIN and weakest_side(hi) < EDGED_SHARE * weakest_side(lo)):
                 out[lo] = (out[hi][0] + 1e-3, cands[lo][1])
     return out
 
@@ -1075,10 +1075,10 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
 
     def frames_a_card(q: Quad) -> bool:
         for i, (_, o) in enumerate(out):
-            if q.framed and cv2.intersectConvexConvex(q.pts, o.pts)[0] > NET_FRAME_INSIDE * cv2.contourArea(q.pts):
+            if _lies_as_frame(q, o.pts):
                 if i not in contrast:
                     contrast[i] = rim_contrast(frame, o.pts, two_sides=True)[1]
-                if _is_frame_of(q, o.pts, contrast[i]):
+                if contrast[i] >= NET_FRAME_CONTRAST * q.contrast:
                     return True
         return False
 
@@ -1091,12 +1091,10 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
         if frames_a_card(q):
             continue  # (a court's picture, whose face the network saw more surely than the card's: the views' card
             # stays, a doubtful one too)
-        share = _part_share(q.pts, card_area)
-        if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts, share)] + [a.pts for _, a in added]):
+        if not _overlaps(q.pts, [s for s in sure if not _part_of(s, q.pts, card_area)] + [a.pts for _, a in added]):
             added.append((k, q))
     if added:
-        parts = [i for i, (_, o) in enumerate(out)
-                 if any(_part_of(o.pts, a.pts, _part_share(a.pts, card_area)) for _, a in added)]
+        parts = [i for i, (_, o) in enumerate(out) if any(_part_of(o.pts, a.pts, card_area) for _, a in added)]
         out = [t for i, t in enumerate(out) if i not in parts]
         support = [f for i, f in enumerate(support) if i not in parts]
     if others:
@@ -1166,7 +1164,7 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         over = [f for f in found if _overlaps(card.quad, [f])] if found else []
         if over:
             is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
-            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, _part_share(card.quad, card_area))):
+            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, card_area)):
                 if others is not None:
                     others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
                 continue
@@ -1204,16 +1202,23 @@ NET_FRAME_CONTRAST = 2.0
 NET_FRAME_DARK = 20.0
 
 
-def _is_frame_of(q: Quad, card: np.ndarray, card_contrast: float) -> bool:
-    """Whether the learned finder's outline ``q`` is a court's picture frame on the card outlined by ``card`` (whose
-    rim contrast is ``card_contrast``): ``q`` has a side darker inside than out, lies inside the card and covers a
-    good part of it, and the card stands out from what lies round it at least twice as much (``NET_FRAME_*``)."""
-    if not q.framed or card_contrast < NET_FRAME_CONTRAST * q.contrast:
+def _lies_as_frame(q: Quad, card: np.ndarray) -> bool:
+    """Whether the learned finder's outline ``q`` lies on the card outlined by ``card`` as a court's picture frame
+    would: a side darker inside than out, inside the card and covering a good part of it (``NET_FRAME_*``). It is
+    one when the card also stands out more (``_is_frame_of``)."""
+    if not q.framed:
         return False
     a, ac = float(cv2.contourArea(q.pts)), float(cv2.contourArea(card))
     if not NET_FRAME_SHARE * ac <= a < 0.95 * ac:
         return False
     return cv2.intersectConvexConvex(q.pts, card.astype(np.float32))[0] > NET_FRAME_INSIDE * a
+
+
+def _is_frame_of(q: Quad, card: np.ndarray, card_contrast: float) -> bool:
+    """Whether ``q`` is a court's picture frame on the card outlined by ``card`` (whose rim contrast is
+    ``card_contrast``): it lies as one (``_lies_as_frame``) and the card stands out from what lies round it at least
+    ``NET_FRAME_CONTRAST`` times as much."""
+    return card_contrast >= NET_FRAME_CONTRAST * q.contrast and _lies_as_frame(q, card)
 
 
 def _frames_give_way(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
@@ -1352,18 +1357,13 @@ def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
     return False
 
 
-def _part_share(card: np.ndarray, card_area: float | None) -> float:
-    """The share of the network's ``card`` up to which an outline inside it is a part of it: ``NET_PART_SHARE``, or
-    ``NET_PART_SHARE_SIZED`` when it has the size of this frame's cards (``card_area``, their median; None: unknown)."""
-    if card_area and 1 / NET_SAME_SIZE <= cv2.contourArea(card) / card_area <= NET_SAME_SIZE:
-        return NET_PART_SHARE_SIZED
-    return NET_PART_SHARE
-
-
-def _part_of(q: np.ndarray, card: np.ndarray, share: float = NET_PART_SHARE) -> bool:
-    """Whether outline ``q`` lies inside ``card`` (nine tenths of it) at no more than ``share`` of its area."""
-    a = cv2.contourArea(q)
-    if a > share * cv2.contourArea(card):
+def _part_of(q: np.ndarray, card: np.ndarray, card_area: float | None = None) -> bool:
+    """Whether outline ``q`` lies inside the network's ``card`` (nine tenths of it) at no more than a share of its
+    area: ``NET_PART_SHARE``, or ``NET_PART_SHARE_SIZED`` when the card has the size of this frame's cards
+    (``card_area``, their median; None: unknown)."""
+    a, ac = cv2.contourArea(q), cv2.contourArea(card)
+    sized = card_area is not None and card_area > 0 and 1 / NET_SAME_SIZE <= ac / card_area <= NET_SAME_SIZE
+    if a > (NET_PART_SHARE_SIZED if sized else NET_PART_SHARE) * ac:
         return False
     return cv2.intersectConvexConvex(q.astype(np.float32), card.astype(np.float32))[0] > 0.9 * a
 

@@ -61,11 +61,17 @@ def test_the_row_of_five_on_a_pale_wooden_table_is_found_whole():
         assert 1.3 < long / short < 1.5
 
 
-def _best_iou(quads: list, box: tuple[float, float, float, float]) -> float:
-    """The best IoU of the quads' bounding boxes with a labelled box (the photo bench's measure of a card found)."""
+def _box_iou(pts: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The IoU of an outline's bounding box with a labelled box (the photo bench's measure of a card found)."""
     from tools.photo_bench import box_iou
 
-    return max((box_iou((*q.pts.min(axis=0).tolist(), *q.pts.max(axis=0).tolist()), box) for q in quads), default=0.0)
+    pts = np.asarray(pts)
+    return box_iou((*pts.min(axis=0).tolist(), *pts.max(axis=0).tolist()), box)
+
+
+def _best_iou(quads: list, box: tuple[float, float, float, float]) -> float:
+    """The best ``_box_iou`` of the quads with a labelled box."""
+    return max((_box_iou(q.pts, box) for q in quads), default=0.0)
 
 
 def _photo(*parts: str) -> np.ndarray:
@@ -265,11 +271,7 @@ def test_a_card_the_finder_is_sure_of_is_reported_though_nothing_reads_it():
     nine = [b for b in photo.boxes if b[4] == "9"][0]
     box = tuple(v * scale for v in nine[:4])
 
-    def bbox(r):
-        q = np.asarray(r.quad)
-        return (q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max())
-
-    on_nine = [r for r in reads if photo_bench.box_iou(bbox(r), box) >= 0.5]
+    on_nine = [r for r in reads if _box_iou(r.quad, box) >= 0.5]
     assert len(on_nine) == 1 and on_nine[0].code is None and on_nine[0].whole >= 0.9
     chips = next(p for p in photo_bench.from_poker_csv(str(PHOTOS / "poker_table" / "train")).photos
                  if p.path.endswith("train_23.jpg"))
@@ -293,5 +295,5 @@ def test_a_card_with_a_cable_across_it_is_found_whole_not_as_its_half():
     reads = recognise.Recogniser().identify(img)
     jack = next(b for b in photo.boxes if b[4] == "J")
     box = tuple(v * scale for v in jack[:4])
-    on_jack = [r for r in reads if _best_iou([recognise.Quad(np.asarray(r.quad, np.float32), 1.0)], box) >= 0.5]
+    on_jack = [r for r in reads if _box_iou(r.quad, box) >= 0.5]
     assert on_jack and all(r.code is None or r.code == "JS" for r in on_jack)
