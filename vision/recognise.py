@@ -54,6 +54,15 @@ NET_NOT_CARD = 0.6  # a hand-drawn view's outline where the network sees less fa
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
 # pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
 PAPER_AB = 7.0
+# a region with one card's shape, split as a pair of which neither card shows itself on top, is one card seen larger
+# than its neighbours (nearer the camera; the drawn scenes draw each card at 0.88-1.12 of its size): its region
+# fills its rectangle (at least ``ONE_CARD_FILL``), has the card's long-to-short ratio (within ``ONE_CARD_RATIO``) and
+# at most ``ONE_CARD_AREA`` times the nearest card's area. Measured (fill, ratio to the card's): such lone cards
+# split in halves 0.82-0.97, 0.86-1.13 (33 in 200 drawn scenes); real pairs of the drawn scenes fill at most 0.77,
+# and the one real pair of the development photos with fill and ratio in range showed its top card (train_18)
+ONE_CARD_FILL = 0.8
+ONE_CARD_RATIO = 0.12
+ONE_CARD_AREA = 1.7
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 CROSS_CHECK_P = 0.9  # the corner-index network's probability (both corners) that vetoes an enrolled read
 
@@ -1308,7 +1317,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
         hull = cv2.convexHull(c)
-        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
+        (cx, cy), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
         short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
@@ -1324,6 +1333,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
         pair = split_pair(c, (short, long), edges_dil)
+        if pair and all(p.whole <= 0.7 for p in pair) and _one_card_shaped(a, rw, rh, short, long):
+            continue
         # a card seen whole inside the region must be one of the two (else the region is something else: a photo
         # or a box the size of two cards, with one card on it)
         if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
@@ -1341,6 +1352,14 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
         cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(snap_to_edges(pale, p.pts), p.whole)) for p in pair]
     return cands
+
+
+def _one_card_shaped(a: float, rw: float, rh: float, short: float, long: float) -> bool:
+    """Whether a region of area ``a`` whose rectangle is ``rw`` x ``rh`` has the shape of one card of sides ``short``
+    x ``long`` seen larger (``ONE_CARD_*``), rather than of two overlapping ones."""
+    if min(rw, rh) <= 0 or a > ONE_CARD_AREA * short * long or a < ONE_CARD_FILL * rw * rh:
+        return False
+    return abs(max(rw, rh) / min(rw, rh) / (long / short) - 1) <= ONE_CARD_RATIO
 
 
 def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
