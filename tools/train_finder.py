@@ -525,7 +525,9 @@ def export(model: Any, path: str) -> None:
     x = np.random.default_rng(0).normal(0, 1, (1, 3, 96, 160)).astype(np.float32)
     with torch.no_grad():
         ref = model(torch.from_numpy(x)).numpy()
-    net = cv2.dnn.readNetFromONNX(path)
+    from vision.index_net import load_onnx  # (the engine the product runs it with)
+
+    net = load_onnx(path, "card-finder")
     net.setInput(x)
     got = net.forward()
     if not np.allclose(got, ref, atol=1e-3):
