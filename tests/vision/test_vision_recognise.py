@@ -120,14 +120,16 @@ def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(t
 
 
 def test_a_card_the_hand_drawn_views_outline_badly_is_read_from_the_networks_outline(tango, tango_deck):
-    # in these scenes the hand-drawn views outline the QD and the 6D at IoU 0.5-0.6 (a part of the card); the
-    # network's outline of each is kept beside it and read when the first reads nothing
+    # in this scene the hand-drawn views outline the QD at IoU 0.5 (a part of the card); the network's outline of it
+    # is kept beside it and read when the first reads nothing. (Scene 500011's 6D was a second such card until
+    # a region with one card's shape stopped being split as a pair: it is now outlined right at once, and read.)
     rec = recognise.Recogniser(tango_deck)
-    for seed, code in ((500006, "QD"), (500011, "6D")):
+    for seed, code, by_alternative in ((500006, "QD", True), (500011, "6D", False)):
         scene = synth.random_scene(tango, seed, n_cards=7)
         truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-        q = next(q for q in recognise.find_cards(scene.image) if q.alt and recognise._iou(q.alt[0], truth) > 0.9)
-        assert recognise._iou(q.pts, truth) < 0.7
+        if by_alternative:
+            q = next(q for q in recognise.find_cards(scene.image) if q.alt and recognise._iou(q.alt[0], truth) > 0.9)
+            assert recognise._iou(q.pts, truth) < 0.7
         r = _match(rec.identify(scene.image), next(c for c in scene.cards if c.code == code))
         assert r is not None and r.code == code
 
