@@ -91,11 +91,12 @@ class SetResult:
     w_read: int | None = None
     ms: list[float] = field(default_factory=list)
     wrong_examples: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # photos OpenCV could not decode: left out of every count
 
     def row(self) -> dict:
         return {"set": self.name, "photos": self.photos, "cards": self.cards, "found": self.found,
                 "read": self.read, "wrong": self.wrong, "stray": self.stray,
-                "whole": self.whole, "w_found": self.w_found, "w_read": self.w_read,
+                "whole": self.whole, "w_found": self.w_found, "w_read": self.w_read, "unreadable": self.unreadable,
                 "ms": round(statistics.median(self.ms), 1) if self.ms else None,
                 "found_pct": round(100 * self.found / self.cards, 1) if self.cards else None,
                 "read_pct": round(100 * self.read / self.cards, 1) if self.cards else None}
@@ -377,7 +378,13 @@ def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
     """Identify every photo of a set with ``rec`` (a ``vision.recognise.Recogniser``) and score it."""
     res = SetResult(photo_set.name)
     for photo in photo_set.photos:
-        img, scale = load_photo(photo.path, max_side)
+        try:
+            img, scale = load_photo(photo.path, max_side)
+        except BenchError:
+            # (one photo in a format OpenCV does not decode - a phone's HEIC - must not stop a run over hundreds: it
+            # is left out of the counts and named in the report)
+            res.unreadable.append(os.path.basename(photo.path))
+            continue
         t = time.perf_counter()
         reads = rec.identify(img)  # type: ignore[attr-defined]
         res.ms.append((time.perf_counter() - t) * 1000)
@@ -480,6 +487,10 @@ def format_table(report: dict) -> str:
     lines.append("(the last three: the cards lying whole, where the labels tell - see tools/photo_bench.py)")
     for m in report["missing"]:
         lines.append(f"skipped {m}")
+    for r in report["sets"]:
+        if r.get("unreadable"):
+            lines.append(f"left out of {r['set']}, not an image OpenCV reads (JPEG, PNG, TIFF, WebP, BMP): "
+                         + ", ".join(r["unreadable"]))
     shown = {r["set"] for r in report["sets"]}
     for (name, photo, slot), (was, now) in LABEL_CORRECTIONS.items():
         if name in shown:

@@ -56,6 +56,22 @@ def test_a_labels_json_folder_is_scored(tmp_path):
     assert "wrong" in pb.format_table(report)
 
 
+def test_a_photo_opencv_cannot_read_is_left_out_and_named(tmp_path):
+    from tools import photo_bench as pb
+
+    q = _need("desk/query")
+    import shutil
+
+    # a phone's HEIC among the JPEGs: the run goes on without it, and the report names it
+    shutil.copy(q / "q1.jpg", tmp_path / "q1.jpg")
+    (tmp_path / "q2.heic").write_bytes(b"\x00\x00\x00\x18ftypheic not an image OpenCV decodes")
+    (tmp_path / "labels.json").write_text(json.dumps({"q1.jpg": ["QS"], "q2.heic": ["AS"]}))
+    report = pb.bench(str(tmp_path), max_side=1280, with_speed=False)
+    (row,) = report["sets"]
+    assert row["photos"] == 1 and row["cards"] == 1 and row["unreadable"] == ["q2.heic"]
+    assert "q2.heic" in pb.format_table(report)
+
+
 def test_bad_labels_are_named(tmp_path):
     from tools import photo_bench as pb
 
