@@ -30,6 +30,10 @@ class DeckError(Exception):
     """A deck folder that cannot be read (the message names the folder or file)."""
 
 
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+PHOTO_FORMATS_UNREAD = (".heic", ".heif", ".avif", ".dng", ".raw")  # OpenCV's wheels decode none of these
+
+
 def load_deck(deck_dir: str, need_back: bool = False) -> dict[str, np.ndarray]:
     """Read a deck folder (one ``CODE.png`` per card, optional ``back.png``) into code -> BGR image."""
     if not os.path.isdir(deck_dir):
@@ -37,9 +41,13 @@ def load_deck(deck_dir: str, need_back: bool = False) -> dict[str, np.ndarray]:
     images: dict[str, np.ndarray] = {}
     for name in sorted(os.listdir(deck_dir)):
         stem, ext = os.path.splitext(name)
-        if ext.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".webp"):
-            continue
         code = canonical_code(stem)
+        if ext.lower() not in IMAGE_EXTENSIONS:
+            if code is not None and ext.lower() in PHOTO_FORMATS_UNREAD:
+                # (a phone's own format: said here, or the card would only show up as "missing")
+                raise DeckError(f"{os.path.join(deck_dir, name)}: {ext} photos are not read; save {code} as JPEG or "
+                                "PNG (most phones can: 'most compatible' in the camera's settings)")
+            continue
         if code is None and stem.lower() != "back":
             continue
         path = os.path.join(deck_dir, name)

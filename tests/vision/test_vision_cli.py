@@ -36,6 +36,17 @@ def test_incomplete_deck_is_a_clear_error(tmp_path, decks_dir, capsys):
     assert "incomplete deck" in err and "JS" in err and "Traceback" not in err
 
 
+def test_a_card_photographed_in_a_format_not_read_is_named(tmp_path, decks_dir, capsys):
+    # an iPhone saves HEIC by default: the card would only have shown up as "missing"
+    d = tmp_path / "deck"
+    shutil.copytree(decks_dir / "tango", d)
+    (d / "AH.png").unlink()
+    (d / "hearts_1.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic")
+    assert main(["vision", "enroll", str(d), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "hearts_1.HEIC" in err and "AH" in err and "JPEG" in err and "Traceback" not in err
+
+
 def test_duplicate_cards_are_refused(tmp_path, decks_dir, capsys):
     d = tmp_path / "deck"
     shutil.copytree(decks_dir / "tango", d)
