@@ -1748,11 +1748,13 @@ class Recogniser:
         ok = self.threshold.accept(score, margin)
         if ok and self.cross_check and self.contradicted(label, card if big is None else big):
             ok = False
-        elif not ok and self.falls_back and label != "back":
-            # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart): the
-            # generic reader's two cues, by its own thresholds, name the card when it is among the templates'
-            # nearest (``MATCH_NEAREST``), so that the enrolled mode reads what the generic mode reads. A match the
-            # network vetoed (above) stays unsure: the two readers disagree there
+        if not ok and self.falls_back and label != "back":
+            # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart), or
+            # the network vetoed their match: the generic reader's two cues, by its own thresholds, name the card
+            # when it is among the templates' nearest (``MATCH_NEAREST``), so that the enrolled mode reads what the
+            # generic mode reads. (Blurred clubs of a drawn tuning deck, neoclassical, match the spade's template
+            # best and are vetoed by the network's sure club; their pips and both corners name the club, the
+            # templates' second choice: neoclassical enrolled 94.1 -> 95.5 % at 400 reads, 0 wrong)
             n = index_net.read_generic(*(as_generic() if as_generic is not None else (card, big)))
             if index_net.accepts(n, self.net_thresholds) and n.label in nearest:
                 return n.label, n.score, n.score, True, n
