@@ -60,6 +60,10 @@ PAPER_AB = 7.0
 # at most ``ONE_CARD_AREA`` times the nearest card's area. Measured (fill, ratio to the card's): such lone cards
 # split in halves 0.82-0.97, 0.86-1.13 (33 in 200 drawn scenes); real pairs of the drawn scenes fill at most 0.77,
 # and the one real pair of the development photos with fill and ratio in range showed its top card (train_18)
+# the card seen whole inside a split region must be one of the pair, at IoU at least ``SPLIT_SAME``: the development
+# photos' splits matched theirs at 0.76-0.98; splits fitted at a neighbour's size to a larger card lying on a sliver
+# of another matched it at 0.44-0.56 (drawn tuning scenes), and had pushed the card's own exact outline out
+SPLIT_SAME = 0.7
 ONE_CARD_FILL = 0.8
 ONE_CARD_RATIO = 0.12
 ONE_CARD_AREA = 1.7
@@ -1335,10 +1339,11 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         pair = split_pair(c, (short, long), edges_dil)
         if pair and all(p.whole <= 0.7 for p in pair) and _one_card_shaped(a, rw, rh, short, long):
             continue
-        # a card seen whole inside the region must be one of the two (else the region is something else: a photo
-        # or a box the size of two cards, with one card on it)
+        # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
+        # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
+        # card's size: ``SPLIT_SAME``)
         if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
-                           and max(_iou(q, p.pts) for p in pair) < 0.5 for q in sure):
+                           and max(_iou(q, p.pts) for p in pair) < SPLIT_SAME for q in sure):
             continue
         # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
         # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
