@@ -344,7 +344,7 @@ class NetRead:
 
 
 def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: object | None = None,
-                 net: IndexNet | None = None) -> NetRead:
+                 net: IndexNet | None = None, ir: IndexRead | None = None) -> NetRead:
     """Read a rectified card without an enrolled deck from two independent cues.
 
     Number cards (a clean pip layout, ``vision.pips``): the pip count gives the rank, and the learned corner index
@@ -355,12 +355,13 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     score is the smallest probability of the reading over the corners; the thresholds (``NET_THRESHOLDS``, chosen on
     the tuning themes) decide per path. ``index_card``: the card rectified at twice the size, when the frame has
     the pixels; ``pips``: the ``vision.pips.Pips`` of the card (found here when not given; False: read as if no pip
-    layout had been found)."""
+    layout had been found); ``ir``: the network's reading of its corners, when already made for a batch of cards
+    (``IndexNet.read_corners_batch``)."""
     from vision import pips as pipslib
 
-    net = net or shared()
     ic = card if index_card is None else index_card
-    ir = net.read_corners(ic)
+    if ir is None:
+        ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
     p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)

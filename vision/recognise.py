@@ -1732,14 +1732,15 @@ class Recogniser:
         return self._read(card, big)[:4]
 
     def _read(self, card: np.ndarray, big: np.ndarray | None,
-              as_generic: Callable[[], tuple[np.ndarray, np.ndarray | None]] | None = None
-              ) -> tuple[str, float, float, bool, index_net.NetRead | None]:
+              as_generic: Callable[[], tuple[np.ndarray, np.ndarray | None]] | None = None,
+              ir: index_net.IndexRead | None = None) -> tuple[str, float, float, bool, index_net.NetRead | None]:
         """``read_and_accept``, and the learned reader's answer when it was the one that read the card.
         ``as_generic``: the card and its larger cut as the generic mode rectifies them (the enrolled mode's
-        fallback reads those, so that it reads what the generic mode reads)."""
+        fallback reads those, so that it reads what the generic mode reads). ``ir``: the generic mode's corner
+        reading of this card, when already made (``_first_cuts``)."""
         if self.glyphs is not None and self.net_thresholds is not None:
             # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
-            n = index_net.read_generic(card, big)
+            n = index_net.read_generic(card, big, ir=ir)
             if n.path != "none":
                 return n.label, n.score, n.score, index_net.accepts(n, self.net_thresholds), n
             # the network sees no index in either corner: a design unlike any it was trained on (the held-out
@@ -1775,17 +1776,33 @@ class Recogniser:
             return min(n.p_rank, n.p_suit) >= REREAD_P
         return self.mode == "enrolled" and margin >= ENROLLED_REREAD_MARGIN
 
-    def _read_outline(self, frame: np.ndarray, quad: np.ndarray) -> tuple[str, float, float, bool,
-                                                                          index_net.NetRead | None, np.ndarray | None]:
-        """``_read`` of the card under ``quad``, rectified at twice the size when the generic reader can use it (the
-        frame has the pixels), and that larger card (or None)."""
-        big = None
-        large = bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW)
-        if self.glyphs is not None and large:
+    def _cut(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The card under ``quad`` as ``_read`` takes it: rectified, and at twice the size when the generic reader can
+        use it (the frame has the pixels; else None)."""
+        if self.glyphs is not None and bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW):
             big = rectify_for_reading(frame, quad, 2)
-            card = cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA)
-        else:
-            card = rectify_for_reading(frame, quad)
+            return cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA), big
+        return rectify_for_reading(frame, quad), None
+
+    def _first_cuts(self, frame: np.ndarray, quads: list[Quad]
+                    ) -> list[tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead]] | None:
+        """Every outline's card (``_cut``) and the learned corner index's reading of it, from one pass of the network
+        for the whole frame (a pass over twenty corners costs two thirds of twenty passes over two, with the same
+        numbers), for the generic mode's first readings; None in the enrolled mode."""
+        if self.glyphs is None or self.net_thresholds is None or not quads:
+            return None
+        cuts = [self._cut(frame, q.pts) for q in quads]
+        irs = index_net.shared().read_corners_batch([card if big is None else big for card, big in cuts])
+        return list(zip(cuts, irs, strict=True))
+
+    def _read_outline(self, frame: np.ndarray, quad: np.ndarray,
+                      first: tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead] | None = None
+                      ) -> tuple[str, float, float, bool, index_net.NetRead | None, np.ndarray | None]:
+        """``_read`` of the card under ``quad``, rectified at twice the size when the generic reader can use it (the
+        frame has the pixels), and that larger card (or None). ``first``: the card's cut and corner reading, when
+        ``_first_cuts`` made them."""
+        (card, big), ir = first if first is not None else (self._cut(frame, quad), None)
+        large = bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW)
 
         def as_generic() -> tuple[np.ndarray, np.ndarray | None]:
             if not large:
@@ -1793,7 +1810,7 @@ class Recogniser:
             b = rectify_for_reading(frame, quad, 2)
             return cv2.resize(b, (CW, CH), interpolation=cv2.INTER_AREA), b
 
-        return (*self._read(card, big, as_generic if self.glyphs is None else None), big)
+        return (*self._read(card, big, as_generic if self.glyphs is None else None, ir), big)
 
     def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray,
                          first: tuple[str, float] | None = None) -> tuple[str, float, float, bool] | None:
@@ -1902,11 +1919,13 @@ class Recogniser:
             exclude = [e * s for e in exclude] if exclude else None
         # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
         centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
-        for q in find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface):
-            if s < 1.0:
-                q = Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
-                         q.face)
-            label, score, margin, ok, n, big = self._read_outline(frame, q.pts)
+        quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
+        if s < 1.0:
+            quads = [Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
+                          q.face) for q in quads]
+        first = self._first_cuts(frame, quads)
+        for i, q in enumerate(quads):
+            label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first[i] if first else None)
             for alt in q.alt if not ok else ():
                 # another view's outline of the card: read whole, by the stricter bar of a second reading
                 a = self._read_outline(frame, alt)
