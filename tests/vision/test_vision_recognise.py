@@ -200,15 +200,20 @@ def test_a_match_the_network_vetoed_is_not_looked_for_again(decks_dir):
     assert r is not None and r.code is None and r.label == "2C", r
 
 
+def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
+    """How well the finder outlines ``code`` in a drawn scene of ``design``: the best IoU of its outlines with the
+    card's true one (the frame's centre given, as ``identify`` gives it)."""
+    scene = synth.random_scene(synth.load_deck(str(decks_dir / design)), seed, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+    return max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+
+
 def test_a_courts_picture_frame_gives_way_to_the_card(decks_dir):
     # the paris courts' margin is thin and their picture a strong rectangle: the network marks both the card and its
     # picture, and the picture's rim, plainer, had ranked first (outlined at IoU 0.57 and 0.65, read as nothing).
     # The card stands out from the felt twice as much and the frame has the card's paper round it: the card wins
-    paris = synth.load_deck(str(decks_dir / "paris"))
     for seed, code in ((500003, "KD"), (500017, "QH")):
-        scene = synth.random_scene(paris, seed, n_cards=7)
-        truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-        best = max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+        best = _best_outline(decks_dir, "paris", seed, code)
         assert best > 0.85, (seed, code, best)
 
 
@@ -217,11 +222,8 @@ def test_a_card_seen_larger_than_its_neighbours_is_not_split_as_a_pair(decks_dir
     # of its size, as a card nearer the camera is seen): the pair splitter, at the neighbour's size, covered each
     # with two overlapping "halves" of which neither showed itself on top, and the card was lost (IoU 0.5-0.7). A
     # region with one card's shape and no card on top is that one card
-    plastic = synth.load_deck(str(decks_dir / "plastic"))
     for seed, code in ((500001, "9S"), (500003, "6C"), (500021, "2S")):
-        scene = synth.random_scene(plastic, seed, n_cards=7)
-        truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-        best = max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+        best = _best_outline(decks_dir, "plastic", seed, code)
         assert best > 0.9, (seed, code, best)
 
 
@@ -229,10 +231,7 @@ def test_a_pair_split_must_match_the_card_seen_whole_in_it(decks_dir):
     # a large plastic 6D lying on a sliver of an 8S: the views outline the 6D exactly, and the pair splitter, at the
     # size of a smaller neighbour, fitted a "pair" whose top card matched that outline at IoU 0.54. Taken for the pair,
     # the exact outline gave way to it and the 6D was lost; a split must match the card seen whole inside it (0.7)
-    plastic = synth.load_deck(str(decks_dir / "plastic"))
-    scene = synth.random_scene(plastic, 500017, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == "6D").quad.astype(np.float32)
-    best = max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+    best = _best_outline(decks_dir, "plastic", 500017, "6D")
     assert best > 0.9, best
 
 
@@ -241,8 +240,5 @@ def test_a_courts_picture_frame_does_not_push_out_the_card_the_views_found(decks
     # little card face in it (0.42: its picture is dark and busy) and marks its picture as a card, smaller and lying
     # on it - the sign of an outline round a card and the paper it lies on, so the card had given way to its picture
     # (IoU 0.41). The picture has the card's paper round it and the card stands out 18 times as much: it stays
-    neo = synth.load_deck(str(decks_dir / "neoclassical"))
-    scene = synth.random_scene(neo, 500007, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == "QC").quad.astype(np.float32)
-    best = max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+    best = _best_outline(decks_dir, "neoclassical", 500007, "QC")
     assert best > 0.9, best
