@@ -60,13 +60,13 @@ PAPER_AB = 7.0
 # at most ``ONE_CARD_AREA`` times the nearest card's area. Measured (fill, ratio to the card's): such lone cards
 # split in halves 0.82-0.97, 0.86-1.13 (33 in 200 drawn scenes); real pairs of the drawn scenes fill at most 0.77,
 # and the one real pair of the development photos with fill and ratio in range showed its top card (train_18)
+ONE_CARD_FILL = 0.8
+ONE_CARD_RATIO = 0.12
+ONE_CARD_AREA = 1.7
 # the card seen whole inside a split region must be one of the pair, at IoU at least ``SPLIT_SAME``: the development
 # photos' splits matched theirs at 0.76-0.98; splits fitted at a neighbour's size to a larger card lying on a sliver
 # of another matched it at 0.44-0.56 (drawn tuning scenes), and had pushed the card's own exact outline out
 SPLIT_SAME = 0.7
-ONE_CARD_FILL = 0.8
-ONE_CARD_RATIO = 0.12
-ONE_CARD_AREA = 1.7
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 CROSS_CHECK_P = 0.9  # the corner-index network's probability (both corners) that vetoes an enrolled read
 
@@ -1787,7 +1787,7 @@ class Recogniser:
     def _first_cuts(self, frame: np.ndarray, quads: list[Quad]
                     ) -> list[tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead]] | None:
         """Every outline's card (``_cut``) and the learned corner index's reading of it, from one pass of the network
-        for the whole frame (a pass over twenty corners costs two thirds of twenty passes over two, with the same
+        for the whole frame (one pass over twenty corners costs two thirds of ten passes over two, with the same
         numbers), for the generic mode's first readings; None in the enrolled mode."""
         if self.glyphs is None or self.net_thresholds is None or not quads:
             return None
