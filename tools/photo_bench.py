@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+from vision.deck import IMAGE_EXTENSIONS as IMAGE_EXT  # (the photos a deck folder is enrolled from, the same formats)
+
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 RANK_NUMBERS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
 RANK_WORDS = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine": "9", "eight": "8",

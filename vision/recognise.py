@@ -894,7 +894,10 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     top, under, mt, mu = (qa, qb, ma, mb) if sa > sb else (qb, qa, mb, ma)
     seen = float((mu & (1 - mt)).sum()) / max(int(mu.sum()), 1)
     if abs(sa - sb) < 0.15:
-        # neither shows itself on top: both cards are there, but which one is whole is not known
+        # neither shows itself on top: both cards are there, but which one is whole is not known - unless the region
+        # has one card's shape, which makes it one card seen larger than the one whose size was taken
+        if _one_card_shaped(c, short, long):
+            return []
         seen_t = float((mt & (1 - mu)).sum()) / max(int(mt.sum()), 1)
         return [Quad(_orient(top), min(0.7, seen_t)), Quad(_orient(under), min(0.7, seen))]
     return [Quad(_orient(top), 0.95), Quad(_orient(under), min(0.85, seen))]
@@ -1321,7 +1324,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
         hull = cv2.convexHull(c)
-        (cx, cy), (rw, rh), _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
+        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
         short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
@@ -1337,8 +1340,6 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
         pair = split_pair(c, (short, long), edges_dil)
-        if pair and all(p.whole <= 0.7 for p in pair) and _one_card_shaped(a, rw, rh, short, long):
-            continue
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
         # card's size: ``SPLIT_SAME``)
@@ -1359,9 +1360,11 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     return cands
 
 
-def _one_card_shaped(a: float, rw: float, rh: float, short: float, long: float) -> bool:
-    """Whether a region of area ``a`` whose rectangle is ``rw`` x ``rh`` has the shape of one card of sides ``short``
-    x ``long`` seen larger (``ONE_CARD_*``), rather than of two overlapping ones."""
+def _one_card_shaped(c: np.ndarray, short: float, long: float) -> bool:
+    """Whether the region outlined by ``c`` has the shape of one card of sides ``short`` x ``long`` seen larger
+    (``ONE_CARD_*``), rather than of two overlapping ones."""
+    a = cv2.contourArea(c)
+    _, (rw, rh), _ = cv2.minAreaRect(c)
     if min(rw, rh) <= 0 or a > ONE_CARD_AREA * short * long or a < ONE_CARD_FILL * rw * rh:
         return False
     return abs(max(rw, rh) / min(rw, rh) / (long / short) - 1) <= ONE_CARD_RATIO
@@ -1451,6 +1454,16 @@ def _reading_quad(quad: np.ndarray) -> np.ndarray:
 def rectify_for_reading(frame: np.ndarray, quad: np.ndarray, scale: int = 1) -> np.ndarray:
     """``rectify`` of the quad inset by READ_INSET pixels (at ``scale`` times the canonical size)."""
     return rectify(frame, _reading_quad(quad), (CW * scale, CH * scale))
+
+
+def reading_cut(frame: np.ndarray, quad: np.ndarray, larger: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The card under ``quad`` rectified for reading, and with ``larger``, where the frame has the pixels (its top side
+    at least 1.6 times the canonical width), also at twice the size, the card then averaged down from that cut (else
+    None)."""
+    if larger and bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW):
+        big = rectify_for_reading(frame, quad, 2)
+        return cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA), big
+    return rectify_for_reading(frame, quad), None
 
 
 def corner_cut(frame: np.ndarray, quad: np.ndarray, corner: int, scale: int = 1) -> np.ndarray:
@@ -1688,6 +1701,11 @@ class EnrolledDeck(Protocol):
     templates: Templates
 
 
+# a card's cut for reading (``reading_cut``: the card, its larger cut or None) and the corner network's reading of it,
+# made for all of a frame's outlines at once (``Recogniser._first_cuts``)
+_FirstCut = tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead]
+
+
 class Recogniser:
     """Reads the cards in a frame with an enrolled deck (``Deck``) or, given None, in the generic mode."""
 
@@ -1777,15 +1795,11 @@ class Recogniser:
         return self.mode == "enrolled" and margin >= ENROLLED_REREAD_MARGIN
 
     def _cut(self, frame: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """The card under ``quad`` as ``_read`` takes it: rectified, and at twice the size when the generic reader can
-        use it (the frame has the pixels; else None)."""
-        if self.glyphs is not None and bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW):
-            big = rectify_for_reading(frame, quad, 2)
-            return cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA), big
-        return rectify_for_reading(frame, quad), None
+        """The card under ``quad`` as ``_read`` takes it (``reading_cut``; the larger cut only for the generic
+        reader, which reads the corner index from it)."""
+        return reading_cut(frame, quad, larger=self.glyphs is not None)
 
-    def _first_cuts(self, frame: np.ndarray, quads: list[Quad]
-                    ) -> list[tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead]] | None:
+    def _first_cuts(self, frame: np.ndarray, quads: list[Quad]) -> list[_FirstCut] | None:
         """Every outline's card (``_cut``) and the learned corner index's reading of it, from one pass of the network
         for the whole frame (one pass over twenty corners costs two thirds of ten passes over two, with the same
         numbers), for the generic mode's first readings; None in the enrolled mode."""
@@ -1795,22 +1809,14 @@ class Recogniser:
         irs = index_net.shared().read_corners_batch([card if big is None else big for card, big in cuts])
         return list(zip(cuts, irs, strict=True))
 
-    def _read_outline(self, frame: np.ndarray, quad: np.ndarray,
-                      first: tuple[tuple[np.ndarray, np.ndarray | None], index_net.IndexRead] | None = None
+    def _read_outline(self, frame: np.ndarray, quad: np.ndarray, first: _FirstCut | None = None
                       ) -> tuple[str, float, float, bool, index_net.NetRead | None, np.ndarray | None]:
-        """``_read`` of the card under ``quad``, rectified at twice the size when the generic reader can use it (the
-        frame has the pixels), and that larger card (or None). ``first``: the card's cut and corner reading, when
-        ``_first_cuts`` made them."""
+        """``_read`` of the card under ``quad`` (``_cut``), and its larger cut (or None). ``first``: the card's cut and
+        corner reading, when ``_first_cuts`` made them."""
         (card, big), ir = first if first is not None else (self._cut(frame, quad), None)
-        large = bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW)
-
-        def as_generic() -> tuple[np.ndarray, np.ndarray | None]:
-            if not large:
-                return card, None
-            b = rectify_for_reading(frame, quad, 2)
-            return cv2.resize(b, (CW, CH), interpolation=cv2.INTER_AREA), b
-
-        return (*self._read(card, big, as_generic if self.glyphs is None else None, ir), big)
+        # (the enrolled mode's fallback reads the card as the generic mode cuts it)
+        as_generic = None if self.glyphs is not None else functools.partial(reading_cut, frame, quad, larger=True)
+        return (*self._read(card, big, as_generic, ir), big)
 
     def _reread_enrolled(self, frame: np.ndarray, quad: np.ndarray,
                          first: tuple[str, float] | None = None) -> tuple[str, float, float, bool] | None:
