@@ -311,7 +311,13 @@ def _hue(ink: np.ndarray) -> str:
 
 def colour_allows(colour: str, suit: str) -> bool:
     """Shape names the suit; a colour that says otherwise makes it unsure (red ink is a heart or a diamond, hueless
-    ink a spade or a club; blue or green ink may be any suit of a four-colour deck)."""
+    ink a spade or a club; blue or green ink may be any suit of a four-colour deck).
+
+    The colour only vetoes. Weighing the network's suit among the two of the ink's colour (dropping the mass it put
+    on the other two, when the corners already named a suit of that colour) was tried in session 13: the
+    development photos read 6 more cards, but the tuning decks and the aisleriot themes read 4 wrong that the
+    thresholds, chosen on the unweighed probabilities, had kept out (a neoclassical AS as AC, an orell 8S as 6D,
+    swiss-xvii's 6D and 7D as hearts)."""
     if colour == "red":
         return suit in RED
     if colour == "black":

@@ -1929,6 +1929,9 @@ class Recogniser:
         ir = index_net.read_corners(card)
         if ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label:
             return True
+        # (the suit's share of two corners, neither sure alone, is needed: a veto that asked one corner to be sure
+        # (session 13) gave back right reads of designs whose suit signs the network knows poorly, but let a blurred
+        # neoclassical 2C through as the 2S, matched again from another outline at margin 0.76, scene 500045)
         return ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
