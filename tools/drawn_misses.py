@@ -3,8 +3,8 @@ and left unsure, with its scene seed (a development aid; the bench counts, this 
 
     python -m tools.drawn_misses ../shared/decks/plastic --mode enrolled --scenes 40 [--sheet /tmp/plastic.png]
 
-The scenes are the bench's own (``synth.random_scene`` from seed 500000, seven cards each), so a seed printed here
-is the scene the bench scored.
+The scenes are the bench's own (``synth.random_scene`` from ``vision_bench.FIRST_SEED``, ``SCENE_CARDS`` cards
+each), so a seed printed here is the scene the bench scored.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import cv2
 import numpy as np
 
 from tools import synth
+from tools.vision_bench import FIRST_SEED, SCENE_CARDS, whole_face_up
 from vision import deck as decklib
 from vision import recognise as rc
-
-FIRST_SEED = 500_000
 
 
 @dataclass
@@ -41,7 +40,7 @@ def misses_of_scene(scene: synth.Scene, reads: list[rc.Read], seed: int) -> list
     """Each whole face-up card of ``scene`` that ``reads`` did not name right, with the reason."""
     out = []
     for card in scene.cards:
-        if not (card.face_up and card.visible >= 0.97):
+        if not whole_face_up(card):
             continue
         truth_quad = card.quad.astype(np.float32)
         best, best_iou = None, 0.0
@@ -101,8 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     tiles: list[np.ndarray] = []
     whole = 0
     for seed in range(a.first_seed, a.first_seed + a.scenes):
-        scene = synth.random_scene(images, seed, n_cards=7)
-        whole += sum(1 for c in scene.cards if c.face_up and c.visible >= 0.97)
+        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
+        whole += sum(1 for c in scene.cards if whole_face_up(c))
         mine = misses_of_scene(scene, rec.identify(scene.image), seed)
         for m in mine:
             print(f"{m.seed} {m.code:3} {m.why:13} iou {m.iou:.2f}  guess {m.label:4} "

@@ -27,6 +27,13 @@ from vision import recognise as rc
 TUNE_DECKS = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"]
 HELD_OUT = ["ornamental", "paris", "tango"]
 SAFETY_GAP = 0.1
+FIRST_SEED = 500_000  # the accuracy bench's first scene; ``SCENE_CARDS`` cards a scene
+SCENE_CARDS = 7
+
+
+def whole_face_up(card: synth.PlacedCard) -> bool:
+    """Whether a scene's card counts among the whole face-up cards the accuracy bench scores against."""
+    return card.face_up and card.visible >= 0.97
 
 
 @dataclass
@@ -61,7 +68,7 @@ def truth_of(scene: synth.Scene, quad: np.ndarray) -> tuple[str, str | None]:
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:
     """Outcomes of the reads of one scene, and how many whole face-up cards it had."""
     out = []
-    whole = sum(1 for c in scene.cards if c.visible >= 0.97 and c.face_up)
+    whole = sum(1 for c in scene.cards if whole_face_up(c))
     for r in reads:
         kind, truth = truth_of(scene, r.quad)
         out.append(Outcome(deck, mode, kind, truth, r.label, r.confidence, r.margin, r.code is not None))
@@ -79,7 +86,7 @@ def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser
     outcomes: list[Outcome] = []
     whole = 0
     for k, seed in enumerate(seeds):
-        scene = synth.random_scene(images, seed, n_cards=7)
+        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
         for mode, rec in recognisers.items():
             t = time.perf_counter()
             reads = rec.identify(scene.image)
@@ -88,7 +95,7 @@ def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser
             o, w = score_scene(scene, reads, name, mode)
             outcomes += o
         if whole_codes is not None:
-            whole_codes += [c.code for c in scene.cards if c.visible >= 0.97 and c.face_up]
+            whole_codes += [c.code for c in scene.cards if whole_face_up(c)]
         whole += w
         if progress and k % 20 == 19:
             progress(f"{name}: {k + 1}/{len(seeds)} scenes")
@@ -254,7 +261,7 @@ def accuracy(decks_root: str, reads: int, decks: list[str] | None = None,
         whole = 0
         whole_codes: list[str] = []
         ms: dict[str, list[float]] = {}
-        seed = 500_000
+        seed = FIRST_SEED
         while sum(1 for o in outs if o.mode == modes[0]) < reads:
             o, w = run_scenes(d, range(seed, seed + 20), recs, ms=ms, whole_codes=whole_codes)
             outs += o

@@ -133,14 +133,15 @@ class Deck:
 
 def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
     labels, faces, corners = [], [], []
+    jokers: dict[str, np.ndarray] = {}
     for code, img in images.items():
         card = rc.canonical_card(img)
         labels.append(code)
         faces.append(rc.face_feature(card))
         corners.append(rc.corner_template(card))
-    joker = None
-    if "BJ" in images and "LJ" in images:
-        joker = np.stack([rc.joker_feature(rc.canonical_card(images[c])) for c in ("BJ", "LJ")])
+        if code in ("BJ", "LJ"):
+            jokers[code] = rc.joker_feature(card)
+    joker = np.stack([jokers["BJ"], jokers["LJ"]]) if len(jokers) == 2 else None
     return rc.Templates(labels, np.stack(faces), np.stack(corners), joker=joker)
 
 

@@ -1503,15 +1503,23 @@ def joker_feature(card: np.ndarray) -> np.ndarray:
 
     A deck's two jokers often differ only in the colour of their ink (a red and a black JOKER, red and black
     roundels: the drawn bellot, paris and tango), and a camera's colour cast moves exactly that colour; the face
-    feature, taken as it comes, told bellot's apart by a margin of 0.28 in 16 camera views, under the acceptance
-    margin, so its jokers were never named. Made white by the paper, they are 0.6 apart or more under a cast of
-    15 % per channel (``vision.deck.joker_test``)."""
+    feature, taken as it comes, told bellot's apart by a margin of 0.28 in enrollment's 16 camera views, under the
+    acceptance margin, so its jokers were never named. With this feature the same test, now 32 views under a cast
+    of 15 % per channel (``vision.deck.joker_test``), finds them apart by 0.359 at the least."""
     f = card[4:-4, 4:-4].astype(np.float32)
     paper = np.percentile(f[2:-2, 2:-2].reshape(-1, 3), 90, axis=0)
     f = np.clip(f * (235.0 / np.maximum(paper, 20.0)), 0, 255)
     f = cv2.resize(cv2.GaussianBlur(f, (5, 5), 0), FACE_SIZE, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(f / 255.0, cv2.COLOR_BGR2Lab)
     return _norm(np.dstack([(100 - lab[..., 0]) * 2.55, lab[..., 1] * 1.5, lab[..., 2] * 1.5]))
+
+
+def _template_vector(tpl: Templates, i: int, use_face: bool) -> np.ndarray:
+    """Template ``i`` as ``match`` weighs it against a card: face and corner index at equal weight, or the corner
+    alone."""
+    if use_face:
+        return np.concatenate([np.sqrt(0.5) * tpl.face[i], np.sqrt(0.5) * _unit(tpl.corner[i])])
+    return _unit(tpl.corner[i])
 
 
 def _discriminant(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -1690,7 +1698,8 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
     when it names the same joker: then the larger margin is the joker's. Under a camera's colour cast (each channel
     within 15 %) the templates named the wrong joker at the acceptance margin 6 times in 1,343 drawn camera views
     of 29 designs (aisleriot's and the drawn decks'), the colour in none of its 1,441; where they agree, the
-    templates add reads the colour alone leaves unsure (gnomangelo_bitmap 46 -> 50 of 50).
+    templates add reads the colour alone leaves unsure (gnomangelo_bitmap 46 -> 50 of 50). (A one-off check, its
+    script in the session 13 notes; ``tests/vision/test_jokers.py`` reads both jokers under warm and cool light.)
     """
     same = same or {}
     if tpl.joker is not None:
@@ -1712,7 +1721,7 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
     wf = np.sqrt(0.5) if use_face else 0.0
     wc = np.sqrt(0.5) if use_face else 1.0
     qv = np.concatenate([wf * face[o], wc * patch])
-    a = np.concatenate([wf * tpl.face[top], wc * _unit(tpl.corner[top])]) if use_face else wc * _unit(tpl.corner[top])
+    a = _template_vector(tpl, top, use_face)
     if not use_face:
         qv = wc * patch
     margin = 1.0
@@ -1722,16 +1731,14 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
         if lab in seen:
             continue
         seen.add(lab)
-        b = np.concatenate([wf * tpl.face[i], wc * _unit(tpl.corner[i])]) if use_face else wc * _unit(tpl.corner[i])
-        margin = min(margin, _discriminant(qv, a, b))
+        margin = min(margin, _discriminant(qv, a, _template_vector(tpl, i, use_face)))
         if len(seen) > rivals:
             break
     if tpl.joker is not None and key == "joker":
         by_colour = _discriminant(joker_feature(card if o == 0 else cv2.rotate(card, cv2.ROTATE_180)),
                                   tpl.joker[0], tpl.joker[1])  # > 0: the big joker
-        j = tpl.labels.index("LJ" if label == "BJ" else "BJ")
-        b = np.concatenate([wf * tpl.face[j], wc * _unit(tpl.corner[j])]) if use_face else wc * _unit(tpl.corner[j])
-        by_templates = _discriminant(qv, a, b)  # > 0: ``label``
+        other = _template_vector(tpl, tpl.labels.index("LJ" if label == "BJ" else "BJ"), use_face)
+        by_templates = _discriminant(qv, a, other)  # > 0: ``label``
         if (by_colour >= 0) != (label == "BJ"):
             label, by_templates = ("BJ" if by_colour >= 0 else "LJ"), -by_templates
         margin = min(margin, max(abs(by_colour), by_templates))
