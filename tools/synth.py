@@ -158,11 +158,15 @@ def _warp_into(frame: np.ndarray, src: np.ndarray, m: np.ndarray, alpha: np.ndar
     return full
 
 
-def _shadow(frame: np.ndarray, alpha: np.ndarray, offset: tuple[int, int], strength: float, blur: float) -> None:
-    """Darken the frame under ``alpha`` moved by ``offset`` and softened; only the bounding box is worked on."""
-    ys, xs = np.nonzero(alpha > 0.01)
+def _shadow(frame: np.ndarray, alpha: np.ndarray, offset: tuple[int, int], strength: float, blur: float,
+            within: tuple[int, int, int, int] | None = None) -> None:
+    """Darken the frame under ``alpha`` moved by ``offset`` and softened; only the bounding box is worked on.
+    ``within`` (x0, y0, x1, y1): where all of ``alpha`` that is not 0 lies, if known (then only there is searched)."""
+    bx, by, bx1, by1 = (0, 0, alpha.shape[1], alpha.shape[0]) if within is None else within
+    ys, xs = np.nonzero(alpha[by:by1, bx:bx1] > 0.01)
     if len(xs) == 0:
         return
+    xs, ys = xs + bx, ys + by
     m = int(3 * blur) + 2 + max(abs(offset[0]), abs(offset[1]))
     x0, y0 = max(xs.min() - m, 0), max(ys.min() - m, 0)
     x1, y1 = min(xs.max() + m + 1, alpha.shape[1]), min(ys.max() + m + 1, alpha.shape[0])
@@ -187,7 +191,10 @@ def draw_cards(frame: np.ndarray, poses: list[CardPose], deck: dict[str, np.ndar
         shadow_alpha = np.zeros((FRAME_H, FRAME_W), np.float32)
         pts = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), m)[0]
         cv2.fillConvexPoly(shadow_alpha, pts.astype(np.int32), 1.0, cv2.LINE_AA)
-        _shadow(frame, shadow_alpha, (3, 2), 0.35, 2.5)
+        # the polygon's anti-aliased rim reaches at most a pixel past its corners
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 3
+        _shadow(frame, shadow_alpha, (3, 2), 0.35, 2.5, (max(x0, 0), max(y0, 0), x1, y1))
         a = _warp_into(frame, img, m, alpha)
         if labels is not None:
             labels[a > 0.5] = first_label + k
@@ -217,11 +224,18 @@ def draw_hand(frame: np.ndarray, rng: np.random.Generator, centre: tuple[float, 
               size: float, labels: np.ndarray | None = None) -> np.ndarray:
     """Paint a hand and arm (with its shadow) reaching to ``centre`` from direction ``angle`` (degrees)."""
     alpha = _hand_alpha(rng, centre, angle, size)
-    _shadow(frame, alpha, (int(size * 0.25), int(size * 0.15)), 0.45, size * 0.15)
+    ys, xs = np.nonzero(alpha)
+    box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1)) if len(xs) else None
+    if box is not None:
+        _shadow(frame, alpha, (int(size * 0.25), int(size * 0.15)), 0.45, size * 0.15,
+                (box[1].start, box[0].start, box[1].stop, box[0].stop))
     skin = np.array([120, 150, 200], np.float32) * rng.uniform(0.45, 1.15)
     shade = cv2.GaussianBlur(rng.normal(1, 0.08, (FRAME_H // 16, FRAME_W // 16)).astype(np.float32), (0, 0), 1)
     shade = cv2.resize(shade, (FRAME_W, FRAME_H))
-    frame[:] = frame * (1 - alpha[:, :, None]) + (skin[None, None, :] * shade[:, :, None]) * alpha[:, :, None]
+    if box is not None:
+        # blended only where the hand is: elsewhere its alpha is 0 and the frame would come back unchanged
+        a3, f = alpha[box][:, :, None], frame[box]
+        f[:] = f * (1 - a3) + (skin[None, None, :] * shade[box][:, :, None]) * a3
     if labels is not None:
         labels[alpha > 0.5] = 255
     return alpha
@@ -233,6 +247,7 @@ class Lighting:
 
     gain: np.ndarray
     add: np.ndarray
+    _planes: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def random(cls, rng: np.random.Generator, nz: Nuisance) -> Lighting:
@@ -251,17 +266,28 @@ class Lighting:
             gain *= 1 - rng.uniform(0.2, 0.5) * np.exp(-((xx - sx) ** 2 + (yy - sy) ** 2) / (2 * sig**2))
         return cls(gain.astype(np.float32), add)
 
+    def planes(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """The gain and the added light as one plane per channel of a frame of ``shape``: made once per video,
+        because broadcasting the maps over the channels again at every frame was a tenth of a video's rendering."""
+        if self._planes is None or self._planes[0].shape != shape:
+            n = shape[2] if len(shape) == 3 else 1
+            self._planes = (cv2.merge([self.gain] * n), cv2.merge([self.add] * n))
+        return self._planes
+
 
 _NOISE: list[np.ndarray] = []
 
 
 def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Unit Gaussian sensor noise; drawn from a small bank shifted at random because drawing it fresh is slow."""
-    if not _NOISE or _NOISE[0].shape != shape:
+    if not _NOISE or _NOISE[0].shape[2:] != shape[2:] or _NOISE[0].shape[:2] != (2 * shape[0], 2 * shape[1]):
         bank = np.random.default_rng(12345)
-        _NOISE[:] = [bank.standard_normal(shape, dtype=np.float32) for _ in range(3)]
+        _NOISE[:] = [np.tile(bank.standard_normal(shape, dtype=np.float32), (2, 2) + (1,) * (len(shape) - 2))
+                     for _ in range(3)]
     n = _NOISE[int(rng.integers(len(_NOISE)))]
-    return np.roll(n, (int(rng.integers(shape[0])), int(rng.integers(shape[1]))), axis=(0, 1))
+    dy, dx = int(rng.integers(shape[0])), int(rng.integers(shape[1]))
+    # the bank is kept tiled two by two, so that a shift (np.roll's, wrapping around) is a view, not a copy
+    return n[shape[0] - dy:2 * shape[0] - dy, shape[1] - dx:2 * shape[1] - dx]
 
 
 def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, light: Lighting | None,
@@ -269,7 +295,8 @@ def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, li
     """Lighting, blur, noise and JPEG: float32 BGR in, uint8 BGR out."""
     f = frame
     if light is not None:
-        f = f * light.gain[:, :, None] + light.add[:, :, None]
+        gain, add = light.planes(f.shape)
+        f = cv2.add(cv2.multiply(f, gain), add)
     if motion is not None or nz.blur > 1:
         length = rng.integers(1, max(2, nz.blur + 1)) if motion is None else min(int(np.hypot(*motion)), 12)
         if length > 1:
@@ -279,8 +306,9 @@ def camera_effects(frame: np.ndarray, rng: np.random.Generator, nz: Nuisance, li
             cv2.line(k, (int(length - dx), int(length - dy)), (int(length + dx), int(length + dy)), 1.0, 1)
             f = cv2.filter2D(f, -1, k / k.sum())
     if nz.noise > 0:
-        f = f + _noise(rng, f.shape) * rng.uniform(0, nz.noise)
-    out = np.clip(f, 0, 255).astype(np.uint8)
+        noise = _noise(rng, f.shape) * rng.uniform(0, nz.noise)
+        f = np.add(f, noise, out=noise)
+    out = np.clip(f, 0, 255, out=f if f is not frame else None).astype(np.uint8)
     q = int(rng.integers(nz.jpeg[0], nz.jpeg[1] + 1))
     if q < 100:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
