@@ -27,8 +27,10 @@ firmware:
 
 # tests/firmware builds the firmware itself; it is skipped (with the reason) where the toolchain is missing,
 # and fails in CI, which installs it.
+# -n auto: one pytest worker per core (pytest-xdist); tests that share a resource take a lock for it (the firmware's
+# build folder), everything else a test writes is in its own tmp_path.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto
 
 # The engine benchmark, twice: as plain Python (the development install) and compiled by mypyc from the
 # same source (a regular install into its own virtualenv), each beside OpenSpiel in the same run.

@@ -14,6 +14,7 @@ instances (a power loss of the whole process), or let it live in a temporary fol
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -57,7 +58,12 @@ def build_firmware() -> Path:
     why = toolchain_missing()
     if why:
         raise EmulatorError(f"cannot build the firmware: {why}")
-    done = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR)], capture_output=True, text=True, check=False)
+    # one build at a time: two processes (two test workers, two `cardref dealer emulate`) running make in the same
+    # folder at once would write the same object files over each other
+    (FIRMWARE_DIR / "build").mkdir(exist_ok=True)
+    with open(FIRMWARE_DIR / "build" / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise EmulatorError(f"building the firmware failed:\n{done.stdout}{done.stderr}")
     return DEFAULT_ELF

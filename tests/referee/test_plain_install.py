@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_ONLY = ("httpx", "pytest", "_pytest", "playwright", "hypothesis", "schemathesis", "ruff", "mypy", "importlinter",
-             "pytest_timeout")
+             "pytest_timeout", "xdist", "execnet")
 
 SCRIPT = textwrap.dedent("""
     import importlib.abc, sys
