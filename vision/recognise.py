@@ -1116,14 +1116,25 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     if others:
         out = _with_alternatives(out, others, pale, face, scale, min_side, centre)
     # a doubtful outline stays unless a card of the network's, clearly smaller, lies on it (one of about its size
-    # is the same card, seen by the network with less confidence: a small card far off in a phone's photo)
+    # is the same card, seen by the network with less confidence: a small card far off in a phone's photo) - but an
+    # outline of this frame's card size stays when what the network found on it is no card's size: a piece of a
+    # court's picture, which is then dropped as a part of it (a lone plastic JH, face 0.59, gave way to a fifth of
+    # itself, scene 500024)
+    def sized(q: np.ndarray) -> bool:
+        return card_area is not None and 1 / NET_SAME_SIZE <= cv2.contourArea(q) / card_area <= NET_SAME_SIZE
+
     kept = []
+    pieces: set[int] = set()
     for (k, o), f in zip(out, support, strict=True):
-        if f >= NET_NOT_CARD or not _overlaps(o.pts, [a.pts for _, a in added
-                                                      if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5]):
-            o.face = f
-            kept.append((k, o))
-    return kept + added
+        on = [j for j, (_, a) in enumerate(added)
+              if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5 and _overlaps(o.pts, [a.pts])]
+        if f < NET_NOT_CARD and on:
+            if not sized(o.pts) or any(sized(added[j][1].pts) for j in on):
+                continue
+            pieces |= {j for j in on if _part_of(added[j][1].pts, o.pts, card_area)}
+        o.face = f
+        kept.append((k, o))
+    return kept + [a for j, a in enumerate(added) if j not in pieces]
 
 
 @functools.lru_cache(maxsize=2)
