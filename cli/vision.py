@@ -54,13 +54,17 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         elif args.dir is None:
             raise _user_error("give a folder of card images, or --camera SOURCE")
         else:
-            d = deck.enroll_dir(args.dir, photos=args.photos)
+            # (without --photos the folder is looked at: photographs of cards on a surface are found and rectified)
+            d = deck.enroll_dir(args.dir, photos=True if args.photos else None)
         d.save(args.out)
     except deck.EnrollError as exc:
         raise _user_error(str(exc)) from exc
     except OSError as exc:
         raise _user_error(f"cannot write {args.out}: {exc}") from exc
     print(json.dumps({"deck": d.name, "out": args.out, **d.report}))
+    if d.report.get("photos") and not args.photos:
+        print("note: these are photographs (a card lying on a surface in each): each card was found and rectified, "
+              "as with --photos", file=sys.stderr)
     if not d.has_jokers:
         print("note: no jokers enrolled; a joker will be read as unsure (a game with jokers says so at its start)",
               file=sys.stderr)
@@ -146,7 +150,9 @@ def register(commands: Commands) -> None:
     e.add_argument("--euchre", action="store_true", help="with --camera: the 24 cards from 9 up only")
     e.add_argument("--photos", action="store_true", help="DIR holds photographs, one card alone on any surface "
                    "in each (named by code, or suit_N: spades_1 = AS ... spades_13 = KS): find and rectify it; a "
-                   "photo with no card or more than one is refused. Without jokers, a joker is read as unsure")
+                   "photo with no card or more than one is refused. Without jokers, a joker is read as unsure. "
+                   "Without --photos a folder of photographs is recognised as one (most of its first number cards "
+                   "lie on a surface)")
     e.set_defaults(func=cmd_enroll)
 
     i = sub.add_parser("identify", help="find and read the cards in images; one JSON line per image")

@@ -233,6 +233,22 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
 def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
     """The one card of an enrollment image, rectified to the canonical size: a card image that is the card alone
     (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
+    No card, or more than one, is an EnrollError naming ``where``."""
+    pts = card_outline_in_photo(img, where)
+    if cv2.contourArea(pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
+        return rc.canonical_card(img)
+    return rc.rectify(img, pts)
+
+
+# a card whose outline covers more than this share of its image is the image itself (a scan, a rendered design)
+FILLS_FILE = 0.85
+# how many of a folder's number cards ``looks_like_photos`` looks at (number cards: a court's picture frame is
+# card-shaped and could be taken for a card lying in the image)
+PHOTO_SAMPLE = 5
+
+
+def card_outline_in_photo(img: np.ndarray, where: str) -> np.ndarray:
+    """The outline (4 x 2, the image's pixels) of the one card in an enrollment image (``card_in_photo``).
 
     The image is searched with a plain dark border round it, so a card that fills its file is found like one lying
     on a table. Outlines inside another card (a court's frame, a pip panel) are parts of it. No card, or more than
@@ -258,25 +274,45 @@ def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
                           "plain surface that differs from the card")
     if len(cards) > 1:
         raise EnrollError(f"{len(cards)} cards found in {where}: photograph one card at a time")
-    pts = (cards[0].pts - pad) / s
-    if cv2.contourArea(pts) > 0.85 * w * h:  # the file is the card itself: keep its pixels as they are
-        return rc.canonical_card(img)
-    return rc.rectify(img, pts)
+    return ((cards[0].pts - pad) / s).astype(np.float32)
 
 
-def enroll_dir(deck_dir: str, photos: bool = False) -> Deck:
+def looks_like_photos(images: dict[str, np.ndarray]) -> bool:
+    """Whether a deck folder's images are photographs of cards lying on a surface rather than the cards alone: in
+    most of its first number cards (``PHOTO_SAMPLE``) a card is found that does not fill the image. (One is not
+    enough: in an image of a card alone the finder may outline a panel of its design, as in two of the first five of
+    aisleriot's tango_nuevo; a photograph shows a card on its surface in all of them.)"""
+    sample = [c for c in sorted(images) if c[:1] in "23456789T" and len(c) == 2][:PHOTO_SAMPLE]
+    small = 0
+    for code in sample:
+        img = images[code]
+        try:
+            pts = card_outline_in_photo(img, code)
+        except EnrollError:
+            continue  # (decides nothing: a design the finder does not outline is enrolled as it is)
+        small += cv2.contourArea(pts) <= FILLS_FILE * img.shape[0] * img.shape[1]
+    return small > len(sample) / 2
+
+
+def enroll_dir(deck_dir: str, photos: bool | None = None) -> Deck:
     """Enroll a deck folder: one image per card, named by its code (``AS.png``) or by suit and number
     (``spades_1.jpg``). With ``photos``, each image is a photograph of the card alone on a surface (or the card
-    alone): the card is found and rectified first (``card_in_photo``)."""
+    alone): the card is found and rectified first (``card_in_photo``). ``None``: photographs if the folder looks
+    like them (``looks_like_photos``): a user who photographed a deck and left out ``--photos`` had every template
+    made of a whole photo, and the deck read almost nothing. The report says which (``photos``)."""
     try:
         images = load_deck(deck_dir)
     except DeckError as exc:
         raise EnrollError(str(exc)) from exc
+    if photos is None:
+        photos = looks_like_photos(images)
     if photos:
         names = {canonical_code(os.path.splitext(n)[0]) or "back": n for n in sorted(os.listdir(deck_dir))
                  if os.path.splitext(n)[0].lower() == "back" or canonical_code(os.path.splitext(n)[0])}
         images = {c: card_in_photo(img, os.path.join(deck_dir, names.get(c, c))) for c, img in images.items()}
-    return enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
+    deck = enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
+    deck.report["photos"] = photos
+    return deck
 
 
 # ---------------------------------------------------------------- helpers

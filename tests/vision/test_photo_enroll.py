@@ -16,7 +16,8 @@ def _desk_deck(desk):
     from vision import deck
 
     if "desk" not in _DECKS:
-        _DECKS["desk"] = deck.enroll_dir(str(desk / "template"), photos=True)
+        # (without photos=True, as `cardref vision enroll DIR` without --photos: the folder is seen to be photographs)
+        _DECKS["desk"] = deck.enroll_dir(str(desk / "template"))
     return _DECKS["desk"]
 
 
@@ -56,6 +57,7 @@ def test_a_deck_enrolled_from_photos_reads_real_photos_without_a_wrong_read(desk
 
     d = _desk_deck(desk)
     assert len(d.codes) == 52 and not d.has_jokers and d.report["jokers"] is False
+    assert d.report["photos"] is True  # found to be photographs: a template made of a whole photo reads nothing
     rec = recognise.Recogniser(d)
     truth = {"q3.jpg": ["AS"], "q8.jpg": ["7H"], "q15.jpg": ["AH", "3H", "2S", "7C", "AS"]}  # q3: oblique
     right = 0

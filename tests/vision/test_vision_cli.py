@@ -12,6 +12,7 @@ def test_enroll_and_identify(tmp_path, decks_dir, capsys):
     assert main(["vision", "enroll", str(decks_dir / "tango"), "--out", str(out)]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert report["cards"] == 54 and "jokers_distinct" in report
+    assert report["photos"] is False  # images of the cards alone, enrolled as they are
     assert main(["vision", "synth", "--deck", str(decks_dir / "tango"), "--out", str(tmp_path / "s"),
                  "--count", "1", "--cards", "4"]) == 0
     capsys.readouterr()
