@@ -1015,7 +1015,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         # an outline along three or four edges of the frame is the frame itself (a pale table filling the view,
         # 4:3 and so card-shaped), never a card; taken for one it swallowed the cards lying on it as its parts
         cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0], sides=3)]
-    cands = _drop_parts_of_cards(cands)
+    cands = _drop_parts_of_cards(cands, frame if any_surface else None)
     if any_surface:
         cands = _edged_outline_first(frame, cands)
     out = _best_apart(cands)
@@ -1406,10 +1406,12 @@ def _part_of(q: np.ndarray, card: np.ndarray, card_area: float | None = None) ->
     return cv2.intersectConvexConvex(q.astype(np.float32), card.astype(np.float32))[0] > 0.9 * a
 
 
-def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
+def _drop_parts_of_cards(cands: list[tuple[float, Quad]], frame: np.ndarray | None = None
+                         ) -> list[tuple[float, Quad]]:
     """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
     frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
-    it at nearly the same size or sticks out of it."""
+    it at nearly the same size or sticks out of it. With ``frame`` (on an unknown surface), an outline that is the
+    card's own, the larger one a loose outline of it, stays for ``_edged_outline_first`` to rank (``_edged_inside``)."""
     whole = [q for _, q in cands if q.whole >= 0.9]
     # but an outline that holds two whole cards lying apart, which between them fill it, is those two cards taken
     # for one (two cards side by side have a card's shape): it gives way to them
@@ -1424,12 +1426,24 @@ def _drop_parts_of_cards(cands: list[tuple[float, Quad]]) -> list[tuple[float, Q
             aw = cv2.contourArea(w.pts)
             if a < 0.85 * aw:
                 inter, _ = cv2.intersectConvexConvex(q.pts, w.pts)
-                inside = inter > 0.9 * a
+                inside = inter > 0.9 * a and not (frame is not None and _edged_inside(frame, q, w))
                 if inside:
                     break
         if not inside:
             out.append((k, q))
     return out
+
+
+def _edged_inside(frame: np.ndarray, q: Quad, w: Quad) -> bool:
+    """Whether ``q``, lying inside the whole outline ``w``, is the card and ``w`` a loose outline of it, as
+    ``_edged_outline_first`` ranks two whole outlines of one card: both whole (0.95), IoU > 0.5, an edge under each of
+    ``q``'s sides (``EDGED_MIN``) and a side of ``w`` along none (``EDGED_SHARE`` of ``q``'s weakest). A lone plastic
+    6D outlined exactly (IoU 0.97) was dropped as a part of the edge-region view's outline of it and a strip of felt
+    (IoU 0.73, the exact one 0.79 of its area), which was then read as nothing (scene 500024)."""
+    if q.whole < 0.95 or w.whole < 0.95 or _iou(q.pts, w.pts) <= 0.5:
+        return False
+    inner = min(_side_contrasts(frame, q.pts))
+    return inner >= EDGED_MIN and min(_side_contrasts(frame, w.pts)) < EDGED_SHARE * inner
 
 
 def _warp_to(quad: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, int]:
