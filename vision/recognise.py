@@ -60,6 +60,9 @@ PAPER_AB = 7.0
 # at most ``ONE_CARD_AREA`` times the nearest card's area. Measured (fill, ratio to the card's): such lone cards
 # split in halves 0.82-0.97, 0.86-1.13 (33 in 200 drawn scenes); real pairs of the drawn scenes fill at most 0.77,
 # and the one real pair of the development photos with fill and ratio in range showed its top card (train_18)
+# (Tried in session 14 and dropped: taking an ambiguous split for one card when a view had outlined the pair's hull
+# whole, at IoU 0.85, to save a lone plastic 3D whose region held its glare too. On poker_table it merged two real
+# pairs, train_16's QC and train_18's 3C, each with an outline over both that looked whole.)
 ONE_CARD_FILL = 0.8
 ONE_CARD_RATIO = 0.12
 ONE_CARD_AREA = 1.7
