@@ -1055,19 +1055,33 @@ def _edged_outline_first(frame: np.ndarray, cands: list[tuple[float, Quad]]) -> 
     whole = [i for i, (_, q) in enumerate(cands) if q.whole >= 0.95]
     weakest: dict[int, float] = {}  # (measured only for outlines in such a pair: few)
     out = list(cands)
-    def weakest_side(m: int) -> float:
-        if m not in weakest:
-            weakest[m] = min(_side_contrasts(frame, cands[m][1].pts))
-        return weakest[m]
-
     for n, i in enumerate(whole):
         for j in whole[n + 1:]:
             lo, hi = (i, j) if out[i][0] < out[j][0] else (j, i)  # (the one ranked lower, the one ranked higher)
-            q_lo, q_hi = cands[lo][1].pts, cands[hi][1].pts
-            if (_iou(q_lo, q_hi) > 0.5 and cv2.intersectConvexConvex(q_lo, q_hi)[0] > 0.9 * cv2.contourArea(q_lo)
-                    and weakest_side(lo) >= EDGED_MIN and weakest_side(hi) < EDGED_SHARE * weakest_side(lo)):
+            q_lo, q_hi = cands[lo][1], cands[hi][1]
+            if (cv2.intersectConvexConvex(q_lo.pts, q_hi.pts)[0] > 0.9 * cv2.contourArea(q_lo.pts)
+                    and _edged_inside(frame, q_lo, q_hi, weakest)):
                 out[lo] = (out[hi][0] + 1e-3, cands[lo][1])
     return out
+
+
+def _edged_inside(frame: np.ndarray, q: Quad, w: Quad, weakest: dict[int, float] | None = None) -> bool:
+    """Whether ``q``, lying inside the whole outline ``w``, is the card and ``w`` a loose outline of it: both whole
+    (0.95), IoU > 0.5, an edge under each of ``q``'s sides (``EDGED_MIN``) and a side of ``w`` along none
+    (``EDGED_SHARE`` of ``q``'s weakest). ``weakest``: the outlines' weakest side contrasts measured so far (by id).
+    Used by ``_edged_outline_first``, and by ``_drop_parts_of_cards`` since session 14: a lone plastic 6D outlined
+    exactly (IoU 0.97) had been dropped as a part of the edge-region view's outline of it and a strip of felt (IoU
+    0.73, the exact one 0.79 of its area), which was then read as nothing (scene 500024)."""
+    if q.whole < 0.95 or w.whole < 0.95 or _iou(q.pts, w.pts) <= 0.5:
+        return False
+    seen = {} if weakest is None else weakest
+
+    def side(x: Quad) -> float:
+        if id(x) not in seen:
+            seen[id(x)] = min(_side_contrasts(frame, x.pts))
+        return seen[id(x)]
+
+    return side(q) >= EDGED_MIN and side(w) < EDGED_SHARE * side(q)
 
 
 def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.ndarray, min_side: float,
@@ -1435,18 +1449,6 @@ def _drop_parts_of_cards(cands: list[tuple[float, Quad]], frame: np.ndarray | No
         if not inside:
             out.append((k, q))
     return out
-
-
-def _edged_inside(frame: np.ndarray, q: Quad, w: Quad) -> bool:
-    """Whether ``q``, lying inside the whole outline ``w``, is the card and ``w`` a loose outline of it, as
-    ``_edged_outline_first`` ranks two whole outlines of one card: both whole (0.95), IoU > 0.5, an edge under each of
-    ``q``'s sides (``EDGED_MIN``) and a side of ``w`` along none (``EDGED_SHARE`` of ``q``'s weakest). A lone plastic
-    6D outlined exactly (IoU 0.97) was dropped as a part of the edge-region view's outline of it and a strip of felt
-    (IoU 0.73, the exact one 0.79 of its area), which was then read as nothing (scene 500024)."""
-    if q.whole < 0.95 or w.whole < 0.95 or _iou(q.pts, w.pts) <= 0.5:
-        return False
-    inner = min(_side_contrasts(frame, q.pts))
-    return inner >= EDGED_MIN and min(_side_contrasts(frame, w.pts)) < EDGED_SHARE * inner
 
 
 def _warp_to(quad: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, int]:
