@@ -27,8 +27,9 @@ firmware:
 
 # tests/firmware builds the firmware itself; it is skipped (with the reason) where the toolchain is missing,
 # and fails in CI, which installs it.
-# -n auto: one pytest worker per core (pytest-xdist); tests that share a resource take a lock for it (the firmware's
-# build folder), everything else a test writes is in its own tmp_path.
+# -n auto: one pytest worker per core (pytest-xdist). The one folder workers share, the firmware's build, is built
+# under a file lock; elsewhere the tests write to pytest's tmp_path, a fresh tempfile.mkdtemp, or hypothesis's
+# example cache (.hypothesis/).
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto
 

@@ -159,10 +159,10 @@ def _warp_into(frame: np.ndarray, src: np.ndarray, m: np.ndarray, alpha: np.ndar
 
 
 def _shadow(frame: np.ndarray, alpha: np.ndarray, offset: tuple[int, int], strength: float, blur: float,
-            within: tuple[int, int, int, int] | None = None) -> None:
+            within: tuple[int, int, int, int]) -> None:
     """Darken the frame under ``alpha`` moved by ``offset`` and softened; only the bounding box is worked on.
-    ``within`` (x0, y0, x1, y1): where all of ``alpha`` that is not 0 lies, if known (then only there is searched)."""
-    bx, by, bx1, by1 = (0, 0, alpha.shape[1], alpha.shape[0]) if within is None else within
+    ``within`` (x0, y0, x1, y1): where all of ``alpha`` that is not 0 lies (only there is it searched)."""
+    bx, by, bx1, by1 = within
     ys, xs = np.nonzero(alpha[by:by1, bx:bx1] > 0.01)
     if len(xs) == 0:
         return
@@ -225,17 +225,17 @@ def draw_hand(frame: np.ndarray, rng: np.random.Generator, centre: tuple[float, 
     """Paint a hand and arm (with its shadow) reaching to ``centre`` from direction ``angle`` (degrees)."""
     alpha = _hand_alpha(rng, centre, angle, size)
     ys, xs = np.nonzero(alpha)
-    box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1)) if len(xs) else None
+    box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1) if len(xs) else None
     if box is not None:
-        _shadow(frame, alpha, (int(size * 0.25), int(size * 0.15)), 0.45, size * 0.15,
-                (box[1].start, box[0].start, box[1].stop, box[0].stop))
+        _shadow(frame, alpha, (int(size * 0.25), int(size * 0.15)), 0.45, size * 0.15, box)
     skin = np.array([120, 150, 200], np.float32) * rng.uniform(0.45, 1.15)
     shade = cv2.GaussianBlur(rng.normal(1, 0.08, (FRAME_H // 16, FRAME_W // 16)).astype(np.float32), (0, 0), 1)
     shade = cv2.resize(shade, (FRAME_W, FRAME_H))
     if box is not None:
         # blended only where the hand is: elsewhere its alpha is 0 and the frame would come back unchanged
-        a3, f = alpha[box][:, :, None], frame[box]
-        f[:] = f * (1 - a3) + (skin[None, None, :] * shade[box][:, :, None]) * a3
+        x0, y0, x1, y1 = box
+        a3, f = alpha[y0:y1, x0:x1, None], frame[y0:y1, x0:x1]
+        f[:] = f * (1 - a3) + (skin[None, None, :] * shade[y0:y1, x0:x1, None]) * a3
     if labels is not None:
         labels[alpha > 0.5] = 255
     return alpha
@@ -280,9 +280,10 @@ _NOISE: list[np.ndarray] = []
 
 def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Unit Gaussian sensor noise; drawn from a small bank shifted at random because drawing it fresh is slow."""
-    if not _NOISE or _NOISE[0].shape[2:] != shape[2:] or _NOISE[0].shape[:2] != (2 * shape[0], 2 * shape[1]):
+    tiled = (2 * shape[0], 2 * shape[1], *shape[2:])
+    if not _NOISE or _NOISE[0].shape != tiled:
         bank = np.random.default_rng(12345)
-        _NOISE[:] = [np.tile(bank.standard_normal(shape, dtype=np.float32), (2, 2) + (1,) * (len(shape) - 2))
+        _NOISE[:] = [np.tile(bank.standard_normal(shape, dtype=np.float32), (2, 2, *[1] * (len(shape) - 2)))
                      for _ in range(3)]
     n = _NOISE[int(rng.integers(len(_NOISE)))]
     dy, dx = int(rng.integers(shape[0])), int(rng.integers(shape[1]))

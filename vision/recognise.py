@@ -1137,16 +1137,13 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     # outline of this frame's card size stays when what the network found on it is no card's size: a piece of a
     # court's picture, which is then dropped as a part of it (a lone plastic JH, face 0.59, gave way to a fifth of
     # itself, scene 500024)
-    def sized(q: np.ndarray) -> bool:
-        return card_area is not None and 1 / NET_SAME_SIZE <= cv2.contourArea(q) / card_area <= NET_SAME_SIZE
-
     kept = []
     pieces: set[int] = set()
     for (k, o), f in zip(out, support, strict=True):
         on = [j for j, (_, a) in enumerate(added)
               if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5 and _overlaps(o.pts, [a.pts])]
         if f < NET_NOT_CARD and on:
-            if not sized(o.pts) or any(sized(added[j][1].pts) for j in on):
+            if not _card_sized(o.pts, card_area) or any(_card_sized(added[j][1].pts, card_area) for j in on):
                 continue
             pieces |= {j for j in on if _part_of(added[j][1].pts, o.pts, card_area)}
         o.face = f
@@ -1412,13 +1409,20 @@ def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
     return False
 
 
+def _card_sized(q: np.ndarray, card_area: float | None) -> bool:
+    """Whether outline ``q`` has the size of this frame's cards (``card_area``, the median area of those found whole;
+    None: unknown) within ``NET_SAME_SIZE``."""
+    if card_area is None or card_area <= 0:
+        return False
+    return 1 / NET_SAME_SIZE <= cv2.contourArea(q) / card_area <= NET_SAME_SIZE
+
+
 def _part_of(q: np.ndarray, card: np.ndarray, card_area: float | None = None) -> bool:
     """Whether outline ``q`` lies inside the network's ``card`` (nine tenths of it) at no more than a share of its
     area: ``NET_PART_SHARE``, or ``NET_PART_SHARE_SIZED`` when the card has the size of this frame's cards
     (``card_area``, their median; None: unknown)."""
     a, ac = cv2.contourArea(q), cv2.contourArea(card)
-    sized = card_area is not None and card_area > 0 and 1 / NET_SAME_SIZE <= ac / card_area <= NET_SAME_SIZE
-    if a > (NET_PART_SHARE_SIZED if sized else NET_PART_SHARE) * ac:
+    if a > (NET_PART_SHARE_SIZED if _card_sized(card, card_area) else NET_PART_SHARE) * ac:
         return False
     return cv2.intersectConvexConvex(q.astype(np.float32), card.astype(np.float32))[0] > 0.9 * a
 
