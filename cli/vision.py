@@ -71,6 +71,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if "jokers_distinct" in d.report and not d.report["jokers_distinct"]:
         print("note: the two jokers cannot be told apart reliably; a joker will be read as 'joker, unsure which'",
               file=sys.stderr)
+    if not d.report.get("index_trusted", True):
+        print(f"note: the built-in index reader misread {d.report['index_vetoes']} of {d.report['index_views']} views "
+              "of these cards (indices or suit signs of another pattern); this deck is read by its own pictures "
+              "alone", file=sys.stderr)
     return 0
 
 

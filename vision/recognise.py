@@ -1676,6 +1676,7 @@ class Templates:
     jokers_distinct: bool = True
     meta: dict = field(default_factory=dict)
     joker: np.ndarray | None = None
+    index_trusted: bool = True  # the corner network reads this deck's own cards (``vision.deck.index_test``)
 
 
 def _scores(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use_face: bool) -> np.ndarray:
@@ -1818,7 +1819,10 @@ class Recogniser:
         # when the jokers look alike, both are one class for the margin: "a joker" can be sure while "which" is not
         self.same = {} if self.templates.jokers_distinct else {"BJ": "joker", "LJ": "joker"}
         # the enrolled mode's reads are checked against the learned corner index (``cross_check``)
-        self.cross_check = deck is not None and learned_index and os.path.exists(index_net.MODEL_PATH)
+        # - unless enrollment found the network misreading the deck's own cards (suit signs of another pattern):
+        # then its veto would make a right read unsure, and its fallback read could only be wrong
+        self.cross_check = (deck is not None and learned_index and os.path.exists(index_net.MODEL_PATH)
+                            and self.templates.index_trusted)
         # where the templates are unsure, the enrolled mode takes what the generic learned reader names (``_read``)
         self.falls_back = self.cross_check and self.net_thresholds is not None
 
@@ -1967,13 +1971,7 @@ class Recogniser:
         each)."""
         if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
             return False
-        ir = index_net.read_corners(card)
-        if ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label:
-            return True
-        # (the suit's share of two corners, neither sure alone, is needed: a veto that asked one corner to be sure
-        # (session 13) gave back right reads of designs whose suit signs the network knows poorly, but let a blurred
-        # neoclassical 2C through as the 2S, matched again from another outline at margin 0.76, scene 500045)
-        return ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P
+        return index_vetoes(label, index_net.read_corners(card))
 
     def identify(self, frame: np.ndarray, calibration: object | None = None,
                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
@@ -2073,6 +2071,19 @@ ENROLLED_REREAD_MARGIN = 0.4
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
 MATCH_NEAREST = 3
+
+
+def index_vetoes(label: str, ir: index_net.IndexRead) -> bool:
+    """Whether the corner network's reading ``ir`` of a card contradicts the enrolled read ``label`` (a standard
+    card's code): both corners agree on another code, each at >= ``CROSS_CHECK_P``, or the corners together name
+    another suit at that share (``Recogniser.contradicted``; enrollment measures it on the deck's own cards,
+    ``vision.deck.index_test``)."""
+    if ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label:
+        return True
+    # (the suit's share of two corners, neither sure alone, is needed: a veto that asked one corner to be sure
+    # (session 13) gave back right reads of designs whose suit signs the network knows poorly, but let a blurred
+    # neoclassical 2C through as the 2S, matched again from another outline at margin 0.76, scene 500045)
+    return ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P
 
 
 def _seen_card(frame: np.ndarray, q: Quad) -> bool:
