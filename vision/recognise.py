@@ -1295,14 +1295,18 @@ def _card_shaped(q: np.ndarray, min_side: float, centre: tuple[float, float] | N
 def _face_support(face: np.ndarray, quad: np.ndarray, scale: float) -> float:
     """The mean face probability the finder network gives inside ``quad`` (frame pixels; ``scale`` frame pixels per
     map cell)."""
-    cells = (quad + 0.5) / scale - 0.5
-    x0, y0 = np.maximum(np.floor(cells.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(cells.max(axis=0)).astype(int) + 1, [face.shape[1], face.shape[0]])
+    return _mean_inside(face, (quad + 0.5) / scale - 0.5)
+
+
+def _mean_inside(img: np.ndarray, quad: np.ndarray) -> float:
+    """The mean of one-channel ``img`` over the pixels inside ``quad`` (its pixel coordinates; 0 when none are)."""
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, [img.shape[1], img.shape[0]])
     if x1 <= x0 or y1 <= y0:
         return 0.0
     m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(m, np.round(cells - [x0, y0]).astype(np.int32), 1)
-    return float(cv2.mean(face[y0:y1, x0:x1], mask=m)[0]) if m.any() else 0.0
+    cv2.fillConvexPoly(m, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return float(cv2.mean(img[y0:y1, x0:x1], mask=m)[0]) if m.any() else 0.0
 
 
 def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float = 4.0) -> bool:
@@ -1420,15 +1424,8 @@ PALE_FACE = 0.5
 
 
 def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
-    """The share of ``mask`` (``card_mask``) pixels inside ``quad``."""
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 1, [mask.shape[1], mask.shape[0]])
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(m, np.round(quad - [x0, y0]).astype(np.int32), 1)
-    n = cv2.countNonZero(m)
-    return cv2.countNonZero(cv2.bitwise_and(mask[y0:y1, x0:x1], mask[y0:y1, x0:x1], mask=m)) / n if n else 0.0
+    """The share of ``mask`` (``card_mask``: 0 or 255) pixels inside ``quad``."""
+    return _mean_inside(mask, quad) / 255.0
 
 
 def _holds_cards(w: Quad, whole: list[Quad], mask: np.ndarray | None) -> bool:
