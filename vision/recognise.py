@@ -1332,15 +1332,23 @@ def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     return out
 
 
+SPLIT_SIZE_RATIO = 1.15  # a card's long side to its short, at least, seen up to about 30 degrees off (1.4 x 0.87)
+
+
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                   edges_dil: np.ndarray, pale: np.ndarray, frame: np.ndarray) -> list[tuple[float, Quad]]:
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card."""
     sure = [q.pts for _, q in cands if q.whole >= 0.98]
+    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
+                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure])
+    sides = sides.reshape(-1, 2) / 2
+    # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
+    # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
+    shaped = (sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]) if len(sides) else np.zeros(0, bool)
+    sure, sides = [p for p, k in zip(sure, shaped, strict=True) if k], sides[shaped]
     if not sure:
         return cands  # no card seen whole: its size on this table is not known
-    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
-                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure]) / 2
     centres = np.array([p.mean(axis=0) for p in sure])
     # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
     # measured when a pair is first found (most frames have none)
