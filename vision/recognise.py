@@ -1332,7 +1332,10 @@ def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
     return out
 
 
-SPLIT_SIZE_RATIO = 1.15  # a card's long side to its short, at least, seen up to about 30 degrees off (1.4 x 0.87)
+# a size reference's long side to its short, at least: a poker card (1.4) seen up to about 25 degrees off, a bridge card
+# (1.56) up to about 35; one seen more obliquely only gives no size (fewer pairs split, never a lone card), where at
+# 1.15 a marker outlined at 95 x 110 px would still have set one (poker_table found 217 -> 218 at 1.25)
+SPLIT_SIZE_RATIO = 1.25
 
 
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
