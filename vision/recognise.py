@@ -70,6 +70,11 @@ ONE_CARD_AREA = 1.7
 # photos' splits matched theirs at 0.76-0.98; splits fitted at a neighbour's size to a larger card lying on a sliver
 # of another matched it at 0.44-0.56 (drawn tuning scenes), and had pushed the card's own exact outline out
 SPLIT_SAME = 0.7
+# a region that a card seen whole fills to this share is that card, not a pair: a lone ten of spades on a pale table
+# (poker_table train_18), its region 1.16 cards' area with the band round it, was split into two pieces of 0.8 of a
+# card, one of them matching the card seen whole at IoU 0.73, past SPLIT_SAME; a pair's top card fills at most 0.87 of
+# the smallest region taken apart (1.15 cards), and then its card under shows less than a fifth of itself
+SPLIT_ONE_SHARE = 0.8
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 CROSS_CHECK_P = 0.9  # the corner-index network's probability (both corners) that vetoes an enrolled read
 
@@ -1379,6 +1384,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
             continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
+        if any(cv2.contourArea(q) >= SPLIT_ONE_SHARE * a and cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))),
+                                                                                   False) >= 0 for q in sure):
+            continue  # (one card seen whole fills it: that card and the band round it, not a pair)
         pair = split_pair(c, (short, long), edges_dil)
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
