@@ -73,7 +73,9 @@ SPLIT_SAME = 0.7
 # a region that a card seen whole fills to this share is that card, not a pair: a lone ten of spades on a pale table
 # (poker_table train_18), its region 1.16 cards' area with the band round it, was split into two pieces of 0.8 of a
 # card, one of them matching the card seen whole at IoU 0.73, past SPLIT_SAME; a pair's top card fills at most 0.87 of
-# the smallest region taken apart (1.15 cards), and then its card under shows less than a fifth of itself
+# the smallest region taken apart (1.15 cards), and then its card under shows less than a fifth of itself. The card
+# seen whole may be outlined loosely (at most NET_SAME_SIZE of a card's area, and then of any shape): a lone ace of
+# spades outlined 105 x 126 px with a strip of table, no size reference at that shape, was split so too (train_20)
 SPLIT_ONE_SHARE = 0.8
 THRESHOLDS_PATH = os.path.join(os.path.dirname(__file__), "thresholds.json")
 CROSS_CHECK_P = 0.9  # the corner-index network's probability (both corners) that vetoes an enrolled read
@@ -1348,6 +1350,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card."""
     sure = [q.pts for _, q in cands if q.whole >= 0.98]
+    seen_whole = list(sure)  # (every one, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
                               np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure])
     sides = sides.reshape(-1, 2) / 2
@@ -1384,9 +1387,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
             continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
-        if any(cv2.contourArea(q) >= SPLIT_ONE_SHARE * a and cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))),
-                                                                                   False) >= 0 for q in sure):
-            continue  # (one card seen whole fills it: that card and the band round it, not a pair)
+        if any(SPLIT_ONE_SHARE * a <= cv2.contourArea(q) <= NET_SAME_SIZE * area
+               and cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0 for q in seen_whole):
+            continue  # (one card seen whole, of a card's size, fills it: that card and the band round it, not a pair)
         pair = split_pair(c, (short, long), edges_dil)
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
