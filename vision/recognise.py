@@ -1034,6 +1034,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame))
+            out = _cards_from_corners(out, unions, paleness, min_side, centre)
     if any_surface and learned:
         out = _add_net_cards(out, frame, paleness, min_side, centre)
     return [q for _, q in out]
@@ -1351,18 +1352,11 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                   edges_dil: np.ndarray, pale: np.ndarray, frame: np.ndarray) -> list[tuple[float, Quad]]:
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card."""
-    sure = [q.pts for _, q in cands if q.whole >= 0.98]
-    seen_whole = list(sure)  # (every one, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
-    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
-                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure])
-    sides = sides.reshape(-1, 2) / 2
-    # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
-    # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
-    shaped = (sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]) if len(sides) else np.zeros(0, bool)
-    sure, sides = [p for p, k in zip(sure, shaped, strict=True) if k], sides[shaped]
+    # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
+    seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
+    sure, sides, centres = _size_references(cands)
     if not sure:
         return cands  # no card seen whole: its size on this table is not known
-    centres = np.array([p.mean(axis=0) for p in sure])
     # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
     # measured when a pair is first found (most frames have none)
     paper: np.ndarray | None = None
@@ -1411,6 +1405,69 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
         cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(snap_to_edges(pale, p.pts), p.whole)) for p in pair]
     return cands
+
+
+# a region of about one card's area (CORNER_AREA times that of the card seen whole nearest to it) that no outline
+# explains and no quad fits - a card whose side runs white on white into another's margin, a wedge of which the region
+# took in (poker_table train_14's two of diamonds on a king) - is the card drawn from one of its right-angled corners
+# at that size, when that card lies in the region (CORNER_INSIDE of it) and makes most of it (IoU CORNER_FIT)
+CORNER_AREA = (0.85, 1.2)
+CORNER_INSIDE = 0.9
+CORNER_FIT = 0.85
+
+
+def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The outlines seen whole (0.98) of a card's shape (``SPLIT_SIZE_RATIO``), their sides (short, long) and their
+    centres: the card's size here, near each of them."""
+    sure = [q.pts for _, q in cands if q.whole >= 0.98]
+    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
+                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure])
+    sides = sides.reshape(-1, 2) / 2
+    # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
+    # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
+    shaped = sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]
+    sure = [p for p, k in zip(sure, shaped, strict=True) if k]
+    return sure, sides[shaped], np.array([p.mean(axis=0) for p in sure]).reshape(-1, 2)
+
+
+def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray], pale: np.ndarray,
+                        min_side: float, centre: tuple[float, float] | None) -> list[tuple[float, Quad]]:
+    """``cands`` with the cards drawn from a corner of the regions of about one card's area that nothing explains
+    (``CORNER_*``)."""
+    _, sides, centres = _size_references(cands)
+    if not len(sides):
+        return cands
+    added: list[tuple[float, Quad]] = []
+    for c in unions:
+        a = cv2.contourArea(c)
+        (cx, cy), _, _ = rect = cv2.minAreaRect(c)
+        short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
+        if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
+            continue
+        box = cv2.boxPoints(rect).astype(np.float32)
+        if any(_iou(q.pts, box) > 0.5 for _, q in cands + added):
+            continue  # (explained: most such regions are the cards found)
+        x, y, w, h = cv2.boundingRect(c)
+        pad = int(long)
+        off = np.array([x - pad, y - pad], np.float32)
+        region = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+        cv2.drawContours(region, [(c.reshape(-1, 2) - off).astype(np.int32)], -1, 1, -1)
+        n_region = cv2.countNonZero(region)
+        best, best_fit = None, CORNER_FIT
+        for p, d1, d2 in _outline_corners(c, short):
+            for l1, l2 in ((short, long), (long, short)):
+                q = np.array([p, p + l1 * d1, p + l1 * d1 + l2 * d2, p + l2 * d2], np.float32)
+                m = np.zeros_like(region)
+                cv2.fillConvexPoly(m, np.round(q - off).astype(np.int32), 1)
+                nq, inter = cv2.countNonZero(m), cv2.countNonZero(cv2.bitwise_and(m, region))
+                if nq and inter >= CORNER_INSIDE * nq and inter / (nq + n_region - inter) >= best_fit:
+                    best, best_fit = q, inter / (nq + n_region - inter)
+        if best is not None:
+            q = snap_to_edges(pale, _orient(best))
+            # (a region partly over a card found: the card drawn would be that card again, or a piece of it)
+            if _card_shaped(q, min_side, centre) and not _overlaps(q, [o.pts for _, o in cands + added]):
+                added.append((1.1, Quad(q.astype(np.float32), 0.9)))
+    return cands + added
 
 
 def _one_card_shaped(c: np.ndarray, short: float, long: float) -> bool:
