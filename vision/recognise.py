@@ -805,6 +805,18 @@ def _outline_corners(c: np.ndarray, short: float) -> list[tuple[np.ndarray, np.n
 _HIDDEN_T = np.linspace(0.08, 0.92, 40)
 
 
+def _corner_cards(corners: list[tuple[np.ndarray, np.ndarray, np.ndarray]], short: float, long: float,
+                  scales: tuple[float, ...]) -> np.ndarray:
+    """The cards (scale, corner, way, 4 points, 2) drawn from each of an outline's right-angled ``corners``
+    (``_outline_corners``) at each of ``scales`` times the card's size, two ways: the short side along the corner's
+    first direction, or the long one."""
+    cs, d1s, d2s = (np.array([k[j] for k in corners], np.float32)[None, :, None, :] for j in range(3))
+    lens = np.array([[(short * sc, long * sc), (long * sc, short * sc)] for sc in scales], np.float32)
+    l1s, l2s = lens[:, None, :, 0, None], lens[:, None, :, 1, None]  # (scale, 1, way, 1)
+    p1 = cs + l1s * d1s
+    return np.stack(np.broadcast_arrays(cs, p1, p1 + l2s * d2s, cs + l2s * d2s), axis=-2)
+
+
 def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
     """Two overlapping cards from the outline of the region they make together, or nothing.
 
@@ -840,12 +852,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     # (the masks' pixels are counted with ``np.count_nonzero``: the same counts as ``.sum()`` in a fraction of its time)
     # the pair is sought at a few sizes around that of the nearest card seen whole, both cards at one size; every
     # hypothesis (size, corner, which side is the short one) is drawn up at once, in the order they are tried
-    scales = (0.9, 0.95, 1.0, 1.05, 1.1)
-    cs, d1s, d2s = (np.array([k[j] for k in corners], np.float32)[None, :, None, :] for j in range(3))
-    lens = np.array([[(short * sc, long * sc), (long * sc, short * sc)] for sc in scales], np.float32)
-    l1s, l2s = lens[:, None, :, 0, None], lens[:, None, :, 1, None]  # (scale, 1, way, 1)
-    p1 = cs + l1s * d1s
-    qs = np.stack(np.broadcast_arrays(cs, p1, p1 + l2s * d2s, cs + l2s * d2s), axis=-2)  # (scale, corner, way, 4, 2)
+    qs = _corner_cards(corners, short, long, (0.9, 0.95, 1.0, 1.05, 1.1))  # (scale, corner, way, 4, 2)
     polys = np.round((qs - off) * f).astype(np.int32)
     sps = np.round(((qs[..., :, None, :] + (qs[..., _NEXT, :] - qs)[..., :, None, :] * t_side)
                     .reshape(qs.shape[:3] + (-1, 2)) - off) * f).astype(int)
@@ -853,7 +860,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     bases = np.ones(oks.shape, bool)
     bases[oks] = seen_alone[sps[..., 1][oks], sps[..., 0][oks]]
     masks = np.zeros(qs.shape[:3] + region.shape, np.uint8)
-    for si in range(len(scales)):
+    for si in range(qs.shape[0]):
         hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
         for ci in range(len(corners)):
             for wi in range(2):
@@ -1025,7 +1032,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         # an outline along three or four edges of the frame is the frame itself (a pale table filling the view,
         # 4:3 and so card-shaped), never a card; taken for one it swallowed the cards lying on it as its parts
         cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0], sides=3)]
-    cands = _drop_parts_of_cards(cands, *((frame, mask) if any_surface else (None, None)))
+    cands = _drop_parts_of_cards(cands, frame if any_surface else None, mask if any_surface else None)
     if any_surface:
         cands = _edged_outline_first(frame, cands)
     out = _best_apart(cands)
@@ -1440,8 +1447,12 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     if not len(sides):
         return cands
     added: list[tuple[float, Quad]] = []
+    areas = sides[:, 0] * sides[:, 1]
+    lo, hi = CORNER_AREA[0] * float(areas.min()), CORNER_AREA[1] * float(areas.max())
     for c in unions:
         a = cv2.contourArea(c)
+        if not lo < a < hi:
+            continue  # (most regions: far from one card's area whatever the card)
         (cx, cy), _, _ = rect = cv2.minAreaRect(c)
         short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
@@ -1456,14 +1467,13 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
         cv2.drawContours(region, [(c.reshape(-1, 2) - off).astype(np.int32)], -1, 1, -1)
         n_region = cv2.countNonZero(region)
         best, best_fit = None, CORNER_FIT
-        for p, d1, d2 in _outline_corners(c, short):
-            for l1, l2 in ((short, long), (long, short)):
-                q = np.array([p, p + l1 * d1, p + l1 * d1 + l2 * d2, p + l2 * d2], np.float32)
-                m = np.zeros_like(region)
-                cv2.fillConvexPoly(m, np.round(q - off).astype(np.int32), 1)
-                nq, inter = cv2.countNonZero(m), cv2.countNonZero(cv2.bitwise_and(m, region))
-                if nq and inter >= CORNER_INSIDE * nq and inter / (nq + n_region - inter) >= best_fit:
-                    best, best_fit = q, inter / (nq + n_region - inter)
+        corners = _outline_corners(c, short)
+        for q in _corner_cards(corners, short, long, (1.0,)).reshape(-1, 4, 2) if corners else ():
+            m = np.zeros_like(region)
+            cv2.fillConvexPoly(m, np.round(q - off).astype(np.int32), 1)
+            nq, inter = cv2.countNonZero(m), cv2.countNonZero(cv2.bitwise_and(m, region))
+            if nq and inter >= CORNER_INSIDE * nq and inter / (nq + n_region - inter) >= best_fit:
+                best, best_fit = q, inter / (nq + n_region - inter)
         if best is not None:
             q = snap_to_edges(pale, _orient(best))
             # (a region partly over a card found: the card drawn would be that card again, or a piece of it; an
@@ -1486,12 +1496,19 @@ def _one_card_shaped(c: np.ndarray, short: float, long: float) -> bool:
     return abs(max(rw, rh) / min(rw, rh) / (long / short) - 1) <= ONE_CARD_RATIO
 
 
+def _held(w: Quad, whole: list[Quad], lo: float, hi: float) -> list[Quad]:
+    """The outlines of ``whole`` (other than ``w``) lying inside ``w`` (nine tenths of them) at more than ``lo`` and
+    less than ``hi`` of its area."""
+    aw = cv2.contourArea(w.pts)
+    return [q for q in whole if q is not w and lo * aw < cv2.contourArea(q.pts) < hi * aw
+            and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
+
+
 def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
     """Whether ``w`` holds two of the ``whole`` outlines, each 0.3-0.7 of its area, lying apart (IoU < 0.1) and
     together filling three quarters of it: two cards side by side taken for one."""
     aw = cv2.contourArea(w.pts)
-    inner = [q for q in whole if q is not w and 0.3 * aw < cv2.contourArea(q.pts) < 0.7 * aw
-             and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
+    inner = _held(w, whole, 0.3, 0.7)
     for i, a in enumerate(inner):
         for b in inner[i + 1:]:
             if (_iou(a.pts, b.pts) < 0.1
@@ -1521,9 +1538,7 @@ def _holds_cards(w: Quad, whole: list[Quad], mask: np.ndarray | None) -> bool:
     card. ``mask``: the frame's ``card_mask`` (None: never)."""
     if mask is None:
         return False
-    aw = cv2.contourArea(w.pts)
-    inner = [q for q in whole if q is not w and cv2.contourArea(q.pts) < HOLDS_SHARE * aw
-             and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
+    inner = _held(w, whole, 0.0, HOLDS_SHARE)
     if len(inner) < HOLDS_CARDS or _pale_inside(mask, w.pts) >= PALE_FACE:
         return False
     apart: list[Quad] = []
@@ -1991,26 +2006,28 @@ class Recogniser:
         vetoed = ok and self.cross_check and self.contradicted(label, card if big is None else big)
         if vetoed:
             ok = False
-        if (not ok and not vetoed and self.cross_check and score >= AGREE_SCORE and margin >= AGREE_MARGIN
-                and len(label) == 2 and label[1] in "SHDC"):
+        agreeable = (not vetoed and score >= AGREE_SCORE and margin >= AGREE_MARGIN and len(label) == 2
+                     and label[1] in "SHDC")
+        if not ok and self.cross_check and label != "back" and (agreeable or self.falls_back):
+            # (the card as the generic mode cuts it, and its corners' reading: made once for both uses below)
+            g_card, g_big = as_generic() if as_generic is not None else (card, big)
+            ir = index_net.read_corners(g_card if g_big is None else g_big)
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
             # the card as cut for the templates, vetoed that match)
-            g_card, g_big = as_generic() if as_generic is not None else (card, big)
-            ir = index_net.read_corners(g_card if g_big is None else g_big)
-            if (ir.agree and ir.code == label and min(ir.p_rank, ir.p_suit) >= AGREE_P
+            if (agreeable and ir.agree and ir.code == label and min(ir.p_rank, ir.p_suit) >= AGREE_P
                     and ir.suit_share >= AGREE_SHARE):
                 return label, score, margin, True, None
-        if not ok and self.falls_back and label != "back":
-            # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart), or
-            # the network vetoed their match: the generic reader's two cues, by its own thresholds, name the card
-            # when it is among the templates' nearest (``MATCH_NEAREST``), so that the enrolled mode reads what the
-            # generic mode reads. (Blurred clubs of a drawn tuning deck, neoclassical, match the spade's template
-            # best and are vetoed by the network's sure club; their pips and both corners name the club, the
-            # templates' second choice: neoclassical enrolled 94.1 -> 95.5 % at 400 reads, 0 wrong)
-            n = index_net.read_generic(*(as_generic() if as_generic is not None else (card, big)))
-            if index_net.accepts(n, self.net_thresholds) and n.label in nearest:
-                return n.label, n.score, n.score, True, n
+            if self.falls_back:
+                # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart),
+                # or the network vetoed their match: the generic reader's two cues, by its own thresholds, name the
+                # card when it is among the templates' nearest (``MATCH_NEAREST``), so that the enrolled mode reads
+                # what the generic mode reads. (Blurred clubs of a drawn tuning deck, neoclassical, match the
+                # spade's template best and are vetoed by the network's sure club; their pips and both corners name
+                # the club, the templates' second choice: neoclassical enrolled 94.1 -> 95.5 % at 400 reads, 0 wrong)
+                n = index_net.read_generic(g_card, g_big, ir=ir)
+                if index_net.accepts(n, self.net_thresholds) and n.label in nearest:
+                    return n.label, n.score, n.score, True, n
         return label, score, margin, ok, None
 
     def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
