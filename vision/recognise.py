@@ -418,7 +418,7 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
     lines: list[tuple[float, float]] = []
     if segs is None:
         return lines
-    for x1, y1, x2, y2 in segs.reshape(-1, 4)[:80]:
+    for x1, y1, x2, y2 in segs.reshape(-1, 4)[:80].tolist():  # (Python ints: the same values, cheaper arithmetic)
         th = float(np.arctan2(y2 - y1, x2 - x1) % np.pi)
         n = (-np.sin(th), np.cos(th))
         off = float(n[0] * x1 + n[1] * y1)
@@ -431,10 +431,11 @@ def _lines_in(edges: np.ndarray, min_len: float) -> list[tuple[float, float]]:
     return lines
 
 
-def _meet(l1: tuple[float, float], l2: tuple[float, float]) -> np.ndarray | None:
-    (a1, o1), (a2, o2) = l1, l2
-    # -sin(a) x + cos(a) y = o for both lines, solved by Cramer's rule (called for every pair of pairs of lines)
-    s1, c1, s2, c2 = -np.sin(a1), np.cos(a1), -np.sin(a2), np.cos(a2)
+def _meet(l1: tuple[float, float, float], l2: tuple[float, float, float]) -> np.ndarray | None:
+    """Where two lines meet, each given as (-sin a, cos a, o) of -sin(a) x + cos(a) y = o; None when they are too
+    near parallel."""
+    # (solved by Cramer's rule: called for every pair of pairs of lines, each line's sine and cosine taken once)
+    (s1, c1, o1), (s2, c2, o2) = l1, l2
     det = s1 * c2 - c1 * s2
     if abs(det) < 0.2:
         return None
@@ -486,10 +487,17 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     ratio = np.maximum(pd[p1s], pd[p2s]) / np.minimum(pd[p1s], pd[p2s])
     keep2 = (np.abs(da2 - np.pi / 2) <= _DEG15) & (1.2 < ratio) & (ratio < 1.75)
     quads = []
+    forms = [(-np.sin(a), np.cos(a), o) for a, o in lines]
+    meets: dict[tuple[int, int], np.ndarray | None] = {}  # (a pair of lines meets in several candidates)
+
+    def meet(i: int, j: int) -> np.ndarray | None:
+        if (i, j) not in meets:
+            meets[i, j] = _meet(forms[i], forms[j])
+        return meets[i, j]
+
     for p1, p2 in zip(p1s[keep2].tolist(), p2s[keep2].tolist(), strict=True):
         i1, j1, i2, j2 = int(pi_[p1]), int(pj[p1]), int(pi_[p2]), int(pj[p2])
-        corners = [_meet(lines[i1], lines[i2]), _meet(lines[i2], lines[j1]),
-                   _meet(lines[j1], lines[j2]), _meet(lines[j2], lines[i1])]
+        corners = [meet(i1, i2), meet(i2, j1), meet(j1, j2), meet(j2, i1)]
         if any(c is None for c in corners):
             continue
         quads.append(np.array(corners, np.float32))
