@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import percentile
+from vision.pips import components, percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
@@ -280,7 +280,7 @@ def corner_colour(corner: np.ndarray) -> str:
 def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
     """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut, or None."""
     ink = (dark < level).view(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, _ = components(ink)
     h, w = ink.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = (x + bw < w - 1) & (y + bh < h - 1) & (area >= 0.002 * h * w)
