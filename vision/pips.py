@@ -148,7 +148,9 @@ def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
     # the sizeable components centred in the field, picked out at once (most components are specks)
     keep = np.flatnonzero((stats[1:, cv2.CC_STAT_AREA] >= min_area) & (cents[1:, 0] >= fx0) & (cents[1:, 0] <= fx1)
                           & (cents[1:, 1] >= fy0) & (cents[1:, 1] <= fy1)) + 1
-    comps = [(*(int(v) for v in stats[i]), int(i), float(cents[i, 0]), float(cents[i, 1])) for i in keep]
+    # (as Python numbers, row by row: the same values as converting each one, in a fraction of the time)
+    comps = [(*st, i, cx, cy) for st, i, (cx, cy) in zip(stats[keep].tolist(), keep.tolist(), cents[keep].tolist(),
+                                                         strict=True)]
 
     def pip_like(c: tuple) -> bool:
         x, y, bw, bh, area = c[:5]
