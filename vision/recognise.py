@@ -853,6 +853,25 @@ def _corner_cards(corners: list[tuple[np.ndarray, np.ndarray, np.ndarray]], shor
     return np.stack(np.broadcast_arrays(cs, p1, p1 + l2s * d2s, cs + l2s * d2s), axis=-2)
 
 
+_BITS_IN_BYTE = np.array([bin(i).count("1") for i in range(256)], np.uint8)
+
+
+def _packed(masks: np.ndarray) -> np.ndarray:
+    """Rows of 0/1 ``masks`` (..., P) packed as bits into 64-bit words (..., W), the last one padded with zeros."""
+    b = np.packbits(masks, axis=-1)
+    out = np.zeros(b.shape[:-1] + (-(-b.shape[-1] // 8) * 8,), np.uint8)
+    out[..., : b.shape[-1]] = b
+    return out.view(np.uint64)
+
+
+def _pair_counts(bits: np.ndarray) -> list[list[int]]:
+    """[a][b]: how many bits rows a and b of packed masks (``_packed``) have in common (exact integers)."""
+    both = bits[:, None, :] & bits[None, :, :]
+    if hasattr(np, "bitwise_count"):  # (numpy 2)
+        return np.bitwise_count(both).sum(axis=-1, dtype=np.int64).tolist()
+    return _BITS_IN_BYTE[both.view(np.uint8)].sum(axis=-1, dtype=np.int64).tolist()
+
+
 def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) -> list[Quad]:
     """Two overlapping cards from the outline of the region they make together, or nothing.
 
@@ -896,29 +915,38 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     bases = np.ones(oks.shape, bool)
     bases[oks] = seen_alone[sps[..., 1][oks], sps[..., 0][oks]]
     masks = np.zeros(qs.shape[:3] + region.shape, np.uint8)
+    n_hyp = 2 * len(corners)
     for si in range(qs.shape[0]):
-        hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]] = []
         for ci in range(len(corners)):
             for wi in range(2):
-                q = qs[si, ci, wi]
-                mu8 = masks[si, ci, wi]
-                cv2.fillConvexPoly(mu8, polys[si, ci, wi], 1)
-                m = mu8.view(bool)
-                nq = np.count_nonzero(m)
-                if nq == 0 or np.count_nonzero(m & reg) < 0.88 * nq:
-                    continue
-                if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (np.count_nonzero(m & o[1]),)):
-                    continue  # (IoU > 0.6 with one already there)
-                hyps.append((q, m, nq, sps[si, ci, wi], oks[si, ci, wi], bases[si, ci, wi]))
+                cv2.fillConvexPoly(masks[si, ci, wi], polys[si, ci, wi], 1)
+    # every count of pixels the hypotheses' pairs need, from the masks packed as bits: in both of two cards, and in
+    # both and the region (the diagonals: in one card, and in it and the region); counting an and-ed mask per pair
+    # had been most of this function's time
+    all_bits = _packed(masks.reshape(qs.shape[0], n_hyp, -1))
+    all_in_region = all_bits & _packed(reg.reshape(1, 1, -1))
+    for si in range(qs.shape[0]):
+        both_n = _pair_counts(all_bits[si])
+        both_r = _pair_counts(all_in_region[si])
+        hyps: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray, int]] = []
+        for h in range(n_hyp):
+            ci, wi = divmod(h, 2)
+            nq = both_n[h][h]
+            if nq == 0 or both_r[h][h] < 0.88 * nq:
+                continue
+            if any(k > 0.6 * (nq + o[2] - k) for o in hyps for k in (both_n[h][o[6]],)):
+                continue  # (IoU > 0.6 with one already there)
+            hyps.append((qs[si, ci, wi], masks[si, ci, wi].view(bool), nq, sps[si, ci, wi], oks[si, ci, wi],
+                         bases[si, ci, wi], h))
         for i in range(len(hyps)):
-            qa_, ma_, na_, spa, oka, basea = hyps[i]
+            qa_, ma_, na_, spa, oka, basea, ha = hyps[i]
             for j in range(i + 1, len(hyps)):
-                qb_, mb_, nb_, spb, okb, baseb = hyps[j]
-                inter_ab = np.count_nonzero(ma_ & mb_)
+                qb_, mb_, nb_, spb, okb, baseb, hb = hyps[j]
+                inter_ab = both_n[ha][hb]
                 if inter_ab > 0.5 * (na_ + nb_ - inter_ab):
                     continue  # the same card twice, not two
-                both = ma_ | mb_
-                inter = float(np.count_nonzero(both & reg))
+                # (the pixels of either card in the region: each one's, less those of both)
+                inter = float(both_r[ha][ha] + both_r[hb][hb] - both_r[ha][hb])
                 fit = inter / (n_region + float(na_ + nb_ - inter_ab) - inter)  # how well the two cards make the region
                 if fit <= best_fit:
                     continue
