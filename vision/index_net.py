@@ -269,7 +269,7 @@ def corner_colour(corner: np.ndarray) -> str:
     index = _index_ink(dark, (lo + hi) / 2)
     if index is not None:
         # the darker part of the index's blobs (their rims are paper blended in)
-        sel = (index & (dark <= np.percentile(dark[index], 40))).view(np.uint8)
+        sel = (index & (dark <= percentile(dark[index], 40))).view(np.uint8)
         ink = np.array(cv2.mean(crop, mask=sel)[:3]) / paper
         colour = "red" if _pale_red(ink) else _hue(ink)
         if colour in ("red", "black"):

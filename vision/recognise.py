@@ -170,6 +170,18 @@ def _vlen(v: np.ndarray) -> np.floating:
     return np.sqrt(v.dot(v))
 
 
+def _centre(quad: np.ndarray) -> np.ndarray:
+    """``quad.mean(axis=0)`` of a quad's four corners, the same values (numpy's mean is this sum divided by the count,
+    exact for four) without its overhead, which was most of its cost on a hot path."""
+    return quad.sum(axis=0) / 4
+
+
+def _row_lengths(v: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(v, axis=1)`` of a real array, the same values (its own formula for that case) without its
+    argument checks."""
+    return np.sqrt((v * v).sum(axis=1))
+
+
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
     (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1.tolist(), l2.tolist()
     det = vx2 * vy1 - vx1 * vy2  # of [[vx1, -vx2], [vy1, -vy2]], solved by Cramer's rule (a hot path)
@@ -347,7 +359,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     frac = (np.arange(0, len(idx) * 2 - 1, 2) - (np.cumsum(ks) - ks)[idx]) / ks[idx]
     dense_pts = pts[idx] + step[idx] * frac[:, None].astype(np.float32)
     nxt = quad[_NEXT]
-    dirs = (nxt - quad) / np.maximum(np.linalg.norm(nxt - quad, axis=1), 1e-6)[:, None]
+    dirs = (nxt - quad) / np.maximum(_row_lengths(nxt - quad), 1e-6)[:, None]
     rel = (dense_pts.view(np.complex64) - quad.view(np.complex64).T).view(np.float32).reshape(-1, 4, 2)
     dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
@@ -358,7 +370,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     if agree < 0.6 or fill < 0.5:
         return None
     # a region cut out by the dilated edges lost a rim of ~2 px: push the corners back out
-    cen = quad.mean(axis=0)
+    cen = _centre(quad)
     quad = cen + (quad - cen) * (1 + PUSH / (short / 2))
     return Quad(quad.astype(np.float32), float(min(1.0, agree / 0.92)))
 
@@ -371,8 +383,8 @@ def _rim_band(shape: tuple[int, ...], quad: np.ndarray) -> tuple[int, int, np.nd
     w, h = min(int(x1), shape[1]) - int(x0), min(int(y1), shape[0]) - int(y0)
     if w <= 0 or h <= 0:
         return None
-    cen = quad.mean(axis=0)
-    half = np.linalg.norm(quad - cen, axis=1).mean()
+    cen = _centre(quad)
+    half = _row_lengths(quad - cen).sum() / 4
     band = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 2 / half) - [x0, y0]).astype(np.int32), 1)
     cv2.fillConvexPoly(band, np.round(cen + (quad - cen) * (1 - 7 / half) - [x0, y0]).astype(np.int32), 0)
@@ -576,7 +588,7 @@ def _side_contrast(inside: np.ndarray, outside: np.ndarray) -> float:
     """One side's rim contrast from its bands' median Lab colours: their distance, or 0 where the rim is darker."""
     # a card's paper is at least as light as what it lies on (on a pale table only a little lighter): a side darker
     # inside than outside is not a card's edge (a patch of felt beside an arm, a shadow's border)
-    return float(np.linalg.norm(inside - outside)) if inside[0] >= outside[0] - 3 else 0.0
+    return float(_vlen(inside - outside)) if inside[0] >= outside[0] - 3 else 0.0
 
 
 def _size_bonus(quad: np.ndarray) -> float:
@@ -602,7 +614,7 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     (for ``split_pair``, once the card's size is known), and its (dilated) edge maps to ``edge_maps``.
     ``paleness``: the frame's ``card_paleness``, when the caller has it.
     """
-    known_boxes = [(q.pts.mean(axis=0), float(cv2.contourArea(q.pts))) for q in known or []]
+    known_boxes = [(_centre(q.pts), float(cv2.contourArea(q.pts))) for q in known or []]
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     out: list[tuple[float, Quad]] = []
     min_area = min_side * min_side * 1.3
@@ -706,7 +718,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     ts = _SNAP_T
     # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
     nxt = q[_NEXT]
-    dirs = (nxt - q) / np.maximum(np.linalg.norm(nxt - q, axis=1), 1e-6)[:, None]
+    dirs = (nxt - q) / np.maximum(_row_lengths(nxt - q), 1e-6)[:, None]
     norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
     norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
     base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
@@ -964,7 +976,7 @@ def split_pair(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray) 
     def hidden_support(q: np.ndarray, other: np.ndarray) -> float:
         """Share of the points along ``q``'s sides, inside ``other``, that lie on an edge."""
         pts = (q[:, None, :] + (q[_NEXT] - q)[:, None, :] * _HIDDEN_T[None, :, None]).reshape(-1, 2)
-        shrunk = other.mean(axis=0) + (other - other.mean(axis=0)) * 0.9
+        shrunk = _centre(other) + (other - _centre(other)) * 0.9
         p = np.round(pts[_inside(shrunk, pts)]).astype(int)
         ok = (p[:, 0] >= 0) & (p[:, 0] < edges_dil.shape[1]) & (p[:, 1] >= 0) & (p[:, 1] < edges_dil.shape[0])
         p = p[ok]
@@ -1058,8 +1070,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             if q is None:
                 continue
             if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
-                cen = q.pts.mean(axis=0)
-                short = np.linalg.norm(q.pts[1] - q.pts[0])
+                cen = _centre(q.pts)
+                short = _vlen(q.pts[1] - q.pts[0])
                 q = Quad((cen + (q.pts - cen) / (1 + 2.0 / (short / 2))).astype(np.float32), q.whole)
             pale = rim_pale(mask, q.pts)
             if pale < 0.6:
@@ -1080,7 +1092,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if area < min_side * min_side * 2.5 or area > 8 * card_area:
             continue  # (a pale table is one huge blob: no pile of a trick's cards is that large)
         hull = cv2.convexHull(c)
-        if any(cv2.pointPolygonTest(hull, tuple(map(float, q.pts.mean(axis=0))), False) >= 0
+        if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
                and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
             continue
         quad = pile_top(raw_edges, edges, c, min_side)
@@ -1443,7 +1455,7 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
-        short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
+        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
         area = short * long
         if not 1.15 * area < a < 2.4 * area:
             continue
@@ -1456,13 +1468,13 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             continue  # cut by the frame's border: not two whole outlines to match
         done.append((cx, cy, a))
         if any(SPLIT_ONE_SHARE * a <= cv2.contourArea(q) <= NET_SAME_SIZE * area
-               and cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0 for q in seen_whole):
+               and cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0 for q in seen_whole):
             continue  # (one card seen whole, of a card's size, fills it: that card and the band round it, not a pair)
         pair = split_pair(c, (short, long), edges_dil)
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
         # card's size: ``SPLIT_SAME``)
-        if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, q.mean(axis=0))), False) >= 0
+        if not pair or any(cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0
                            and max(_iou(q, p.pts) for p in pair) < SPLIT_SAME for q in sure):
             continue
         # face up: the band inside the edge of the better-seen card is the paper's colour (a pair of backs, blue or
@@ -1494,14 +1506,14 @@ def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray],
     """The outlines seen whole (0.98) of a card's shape (``SPLIT_SIZE_RATIO``), their sides (short, long) and their
     centres: the card's size here, near each of them."""
     sure = [q.pts for _, q in cands if q.whole >= 0.98]
-    sides = np.array([sorted((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2]),
-                              np.linalg.norm(p[2] - p[1]) + np.linalg.norm(p[0] - p[3]))) for p in sure])
+    sides = np.array([sorted((_vlen(p[1] - p[0]) + _vlen(p[3] - p[2]),
+                              _vlen(p[2] - p[1]) + _vlen(p[0] - p[3]))) for p in sure])
     sides = sides.reshape(-1, 2) / 2
     # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
     # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
     shaped = sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]
     sure = [p for p, k in zip(sure, shaped, strict=True) if k]
-    return sure, sides[shaped], np.array([p.mean(axis=0) for p in sure]).reshape(-1, 2)
+    return sure, sides[shaped], np.array([_centre(p) for p in sure]).reshape(-1, 2)
 
 
 def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray], pale: np.ndarray,
@@ -1519,7 +1531,7 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
         if not lo < a < hi:
             continue  # (most regions: far from one card's area whatever the card)
         (cx, cy), _, _ = rect = cv2.minAreaRect(c)
-        short, long = (float(v) for v in sides[int(np.linalg.norm(centres - [cx, cy], axis=1).argmin())])
+        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
             continue
         box = cv2.boxPoints(rect).astype(np.float32)
@@ -1669,7 +1681,7 @@ def _warp_to(quad: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, int]:
     """The homography that warps the card under ``quad`` upright onto ``k`` times ``size`` (cw, ch), and ``k``: a card
     seen much larger than ``size`` (a photograph) is warped at an integer multiple of it, to be averaged down."""
     cw, ch = size
-    side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    side = float(_vlen(quad[1] - quad[0]) + _vlen(quad[2] - quad[3])) / 2
     k = max(1, min(4, int(side / cw + 0.25)))
     dst = np.array([[0, 0], [k * cw - 1, 0], [k * cw - 1, k * ch - 1], [0, k * ch - 1]], np.float32)
     return cv2.getPerspectiveTransform(quad.astype(np.float32), dst), k
@@ -1689,8 +1701,8 @@ def rectify(frame: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CW, CH
 def _reading_quad(quad: np.ndarray) -> np.ndarray:
     """``quad`` inset by READ_INSET pixels, the same share of the card however large it is seen (a photograph's rim
     and its blur scale with the card)."""
-    cen = quad.mean(axis=0)
-    half = float(np.linalg.norm(quad[1] - quad[0])) / 2
+    cen = _centre(quad)
+    half = float(_vlen(quad[1] - quad[0])) / 2
     inset = max(READ_INSET, READ_INSET * half / (CW / 2))
     return cen + (quad - cen) * (1 - inset / max(half, 1.0))
 
@@ -1704,7 +1716,7 @@ def reading_cut(frame: np.ndarray, quad: np.ndarray, larger: bool) -> tuple[np.n
     """The card under ``quad`` rectified for reading, and with ``larger``, where the frame has the pixels (its top side
     at least 1.6 times the canonical width), also at twice the size, the card then averaged down from that cut (else
     None)."""
-    if larger and bool(np.linalg.norm(quad[1] - quad[0]) >= 1.6 * CW):
+    if larger and bool(_vlen(quad[1] - quad[0]) >= 1.6 * CW):
         big = rectify_for_reading(frame, quad, 2)
         return cv2.resize(big, (CW, CH), interpolation=cv2.INTER_AREA), big
     return rectify_for_reading(frame, quad), None
