@@ -729,6 +729,34 @@ def _median1(v: np.ndarray) -> np.floating:
     return (p[k - 1] + p[k]) / 2
 
 
+def _mean1(v: np.ndarray) -> np.floating:
+    """``v.mean()`` of a 1-d float32 array, the same value (numpy divides the float32 sum by the count in double
+    precision and rounds back) without its overhead."""
+    return np.float32(float(v.sum()) / len(v))
+
+
+# (snapping's fits per side depend on which of its samples are kept, and the same few patterns recur: the parts that
+# depend on the samples' positions alone are kept per pattern, the same arrays as computed each time)
+@functools.lru_cache(maxsize=4096)
+def _snap_samples(kept: bytes) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """For the samples ``kept`` (a boolean mask's bytes) along a side: their positions, the pairs of them
+    (``_pairs``) and the pairs' position differences as divisors."""
+    tt = _SNAP_T[np.frombuffer(kept, bool)]
+    iu = _pairs(len(tt))
+    dt = tt[iu[1]] - tt[iu[0]]
+    return tt, iu, np.where(dt > 1e-6, dt, 1e-6)
+
+
+@functools.lru_cache(maxsize=4096)
+def _snap_fit(kept: bytes) -> tuple[np.ndarray, np.floating, np.ndarray, float]:
+    """For the samples ``kept`` along a side: their positions, its mean, the positions less it, and the divisor of
+    the line fit's slope."""
+    tt = _SNAP_T[np.frombuffer(kept, bool)]
+    tm = tt.mean()
+    tc = tt - tm
+    return tt, tm, tc, max(float((tc * tc).sum()), 1e-6)
+
+
 def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad with each side moved onto the card face's own edge, to a fraction of a pixel.
 
@@ -780,20 +808,19 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             # the samples that lie on one straight line (within a pixel), found by a robust fit (the median of
             # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
             # over its length, which a median offset alone took for disagreement
-            tt, yy = ts[ok], pos[ok]
-            iu = _pairs(len(tt))
-            dt = tt[iu[1]] - tt[iu[0]]
-            slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / np.where(dt > 1e-6, dt, 1e-6)))
+            tt, iu, dt = _snap_samples(ok.tobytes())
+            yy = pos[ok]
+            slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / dt))
             icpt = float(_median1(yy - slope * tt))
             ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
         if np.count_nonzero(ok) < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
-        tt, yy = ts[ok], pos[ok]
-        tm, ym = tt.mean(), yy.mean()
-        tc = tt - tm
-        b1 = float((tc * (yy - ym)).sum() / max(float((tc * tc).sum()), 1e-6))
+        tt, tm, tc, tss = _snap_fit(ok.tobytes())
+        yy = pos[ok]
+        ym = _mean1(yy)
+        b1 = float((tc * (yy - ym)).sum() / tss)
         a1 = float(ym) - b1 * float(tm)
         lines.append((p, d, n, a1, b1))
     # each side as a point and direction, the corners as the meets of neighbouring sides
