@@ -51,15 +51,20 @@ def unit(v: np.ndarray) -> np.ndarray:
 def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink (darkness against the local paper, or redness) and redness of a rectified card, float32."""
     f = card.astype(np.float32)
-    b, g, r = f[..., 0], f[..., 1], f[..., 2]
     # (the channels' mean: sums of bytes are exact in float32, so the same values as ``f.mean(axis=2)``, in a tenth
     # of its time)
-    grey = cv2.transform(f, np.ones((1, 3), np.float32)).reshape(f.shape[:2]) / 3
+    grey = cv2.transform(f, _SUM_BGR).reshape(f.shape[:2]) / 3
     # the paper's local brightness: a max filter wider than a pip removes the ink, the blur smooths the result;
     # glare and shadow gradients then cancel out
     paper = cv2.blur(cv2.dilate(grey, np.ones((21, 21), np.uint8)), (15, 15))
-    redness = np.maximum(r - (g + b) / 2, 0)  # (at most 255 already: ``np.clip``'s upper bound never acts)
-    return np.maximum(paper - grey, 1.3 * redness), redness
+    # r - (g + b) / 2, from the channels at once: every partial sum is a multiple of 0.5 under 1000, exact in float32
+    # in any order, so the same values as that expression on the three strided channels
+    redness = np.maximum(cv2.transform(f, _RED_LESS_REST).reshape(f.shape[:2]), 0)
+    return np.maximum(paper - grey, 1.3 * redness), redness  # (redness at most 255: ``np.clip``'s bound never acts)
+
+
+_SUM_BGR = np.ones((1, 3), np.float32)
+_RED_LESS_REST = np.array([[-0.5, -0.5, 1.0]], np.float32)
 
 
 def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
