@@ -1070,6 +1070,17 @@ def _inside(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return (count % 2 == 1) & ~on.any(axis=0)
 
 
+def _box(q: np.ndarray) -> tuple[float, float, float, float]:
+    """A quad's bounding box (x0, y0, x1, y1)."""
+    (x0, y0), (x1, y1) = q.min(axis=0).tolist(), q.max(axis=0).tolist()
+    return x0, y0, x1, y1
+
+
+def _apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two bounding boxes (``_box``) lie clearly apart: their quads do not overlap (their IoU is 0)."""
+    return a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1]
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a, b)
     return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter + 1e-6))
@@ -1324,10 +1335,14 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
     longer in ``out``: what overlapped only it has no outline to be the alternative of.)"""
     alts: dict[int, np.ndarray] = {}
     taken: list[np.ndarray] = []
+    boxes = [_box(o.pts) for _, o in out]
     for n in others:
         if any(_iou(n, t) > 0.7 for t in taken):
             continue  # (the same card at another of the network's levels)
-        best, i = max(((_iou(o.pts, n), i) for i, (_, o) in enumerate(out)), default=(0.0, -1))
+        # (outlines whose boxes lie apart overlap it by IoU 0, which the best, taken only from 0.5, never is)
+        nb = _box(n)
+        best, i = max(((_iou(o.pts, n), i) for i, (_, o) in enumerate(out) if not _apart(boxes[i], nb)),
+                      default=(0.0, -1))
         if not 0.5 <= best < 0.9 or i in alts:
             continue
         taken.append(n)
@@ -1598,7 +1613,8 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
             continue
         box = cv2.boxPoints(rect).astype(np.float32)
-        if any(_iou(q.pts, box) > 0.5 for _, q in cands + added):
+        rb = _box(box)
+        if any(not _apart(_box(q.pts), rb) and _iou(q.pts, box) > 0.5 for _, q in cands + added):
             continue  # (explained: most such regions are the cards found)
         x, y, w, h = cv2.boundingRect(c)
         pad = int(long)
