@@ -158,8 +158,10 @@ def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
     if not shown:
         return IndexRead("-", "-", 0.0, 0.0, False, corners)
     # the joint reading: the product of the corners' probabilities (both corners show the same card)
-    jr = np.prod([c.rank_probs[:-1] for c in shown], axis=0)
-    js = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
+    # (one corner or two: np.prod of their rows is that row, or the one product of the two)
+    jr, js = shown[0].rank_probs[:-1], shown[0].suit_probs[:-1]
+    if len(shown) == 2:
+        jr, js = jr * shown[1].rank_probs[:-1], js * shown[1].suit_probs[:-1]
     rank, suit = RANKS[int(jr.argmax())], SUITS[int(js.argmax())]
     p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
     p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
