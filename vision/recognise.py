@@ -711,6 +711,8 @@ def card_paleness(frame: np.ndarray) -> np.ndarray:
 
 
 _SNAP_T = np.linspace(0.15, 0.85, 24, dtype=np.float32)  # where along each side snapping samples it
+_SNAP_ROWS = np.arange(4 * len(_SNAP_T))  # (its profiles: one row per side and sample)
+_TURN = np.array([1, -1], np.float32)
 
 
 @functools.cache
@@ -774,17 +776,18 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     ts = _SNAP_T
     # all four sides sampled in one remap: rows = side x position along it, columns = offset across it
     nxt = q[_NEXT]
-    dirs = (nxt - q) / np.maximum(_row_lengths(nxt - q), 1e-6)[:, None]
-    norms = np.stack([dirs[:, 1], -dirs[:, 0]], axis=1)
+    along = nxt - q
+    dirs = along / np.maximum(_row_lengths(along), 1e-6)[:, None]
+    norms = dirs[:, ::-1] * _TURN  # (each direction turned by a right angle: (y, -x))
     norms[((q - cen) * norms).sum(axis=1) < 0] *= -1  # outwards
-    base = q[:, None, :] + ts[None, :, None] * (nxt - q)[:, None, :]  # (4, T, 2)
+    base = q[:, None, :] + ts[None, :, None] * along[:, None, :]  # (4, T, 2)
     # (4, T, M) per coordinate: the same sums as one (4, T, M, 2) grid, without broadcasting over pairs
     gx, gy = (base[:, :, None, j] + offs[None, None, :] * norms[:, None, None, j] for j in (0, 1))
     prof = cv2.remap(pale, gx.reshape(4 * len(ts), len(offs)), gy.reshape(4 * len(ts), len(offs)), cv2.INTER_LINEAR,
                      borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     prof = cv2.GaussianBlur(prof, (3, 1), 0)
     der = prof[:, 2:] - prof[:, :-2]  # per 1 px of offset (two steps of 0.5)
-    rows = np.arange(len(der))
+    rows = _SNAP_ROWS
     # the outermost clear drop, not the steepest: going outwards a design's own dark lines inside the face (a frame,
     # a border) can drop more steeply than the face's edge onto the table (snapping to them shrank drawn cards and
     # cost enrolled reads); a drop counts when at least half as steep as the steepest on that line
@@ -797,7 +800,8 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
     km = np.minimum(np.maximum(k, 1), der.shape[1] - 2)
     a, b, c = (der[rows, km + j] for j in (-1, 0, 1))
     den = a - 2 * b + c
-    sub = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1), 0.0)
+    curved = np.abs(den) > 1e-6
+    sub = np.where(curved, 0.5 * (a - c) / np.where(curved, den, 1), 0.0)
     pos_all = (offs[1:-1][km] + 0.5 * np.clip(sub, -1, 1)).reshape(4, len(ts))
     ok_all = ((drop > 12) & (k > 0) & (k < der.shape[1] - 1)).reshape(4, len(ts))  # a clear step, not at an end
     lines = []
@@ -1367,8 +1371,13 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     part of it (``_part_of``). An outline of a court's picture frame ranks below the card's own (``_frames_give_way``:
     a plainer rim had ranked the paris courts' frames first)."""
     out = []
+    # (an outline whose box lies apart from a card's shares no area with it: ``_overlaps`` then holds only for an
+    # outline of no area, and the polygons are not intersected)
+    found_boxes = [(f, _box(f), cv2.contourArea(f)) for f in found or []]
     for card in finder_net.net_cards(face, core, scale, min_side):
-        over = [f for f in found if _overlaps(card.quad, [f])] if found else []
+        box, area = _box(card.quad), cv2.contourArea(card.quad)
+        over = [f for f, fb, fa in found_boxes
+                if (0.0 >= 0.2 * min(area, fa) if _apart(box, fb) else _overlaps(card.quad, [f]))]
         if over:
             is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
             if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, card_area)):
