@@ -372,7 +372,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
+    # (the corners name the suit: the pips' glyphs, a suit's other cue, would go unused)
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card, cut_glyphs=False)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
 

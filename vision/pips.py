@@ -29,9 +29,9 @@ RANK_OF_COUNT = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8",
 
 @dataclass
 class Pips:
-    """The pips found on a card: their count, colour, normalised glyphs (N, D), which of them lie off the card's
-    middle row (``upright``: those pips are turned so that they stand upright whichever way the card lies), and
-    how regular their sizes are (0..1)."""
+    """The pips found on a card: their count, colour, normalised glyphs (N, D; N x 0 when read without them,
+    ``read_pips``), which of them lie off the card's middle row (``upright``: those pips are turned so that they
+    stand upright whichever way the card lies), and how regular their sizes are (0..1)."""
 
     count: int
     red: bool
@@ -108,12 +108,13 @@ def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     return read_pips(card, level, retry)[0]
 
 
-def read_pips(card: np.ndarray, level: float = INK_LEVEL,
-              retry: tuple[float, ...] = INK_RETRY) -> tuple[Pips | None, int]:
+def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY,
+              cut_glyphs: bool = True) -> tuple[Pips | None, int]:
     """``find_pips``, and where it finds no clean layout, how many alike pip-like shapes the field shows at most at
     the levels it cut (0: none, more than ten, or a clean layout found): a lower bound on a number card's rank that
     a shadow, an object over part of the card or two pips run together do not raise. The group comes from the same
-    cuts as the layout, at no extra cost."""
+    cuts as the layout, at no extra cost. Without ``cut_glyphs`` the pips' glyphs are not cut (``Pips.glyphs`` has
+    no columns): for a reader that names the suit otherwise; everything else is the same."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
@@ -125,7 +126,7 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL,
     def at(k: float) -> Pips | None:
         group = _group(ink, max(30.0, k * top))
         groups.append(len(group[0]))
-        return _pips_of(group, ink, redness)
+        return _pips_of(group, ink, redness, cut_glyphs)
 
     first = at(level)
     if first is not None:
@@ -184,8 +185,9 @@ def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
     return best, comps, lab, n
 
 
-def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray) -> Pips | None:
-    """``find_pips`` at one ink level, from that level's ``_group``."""
+def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray,
+             cut_glyphs: bool = True) -> Pips | None:
+    """``find_pips`` at one ink level, from that level's ``_group`` (``cut_glyphs``: see ``read_pips``)."""
     h, w = ink.shape[:2]
     best, comps, lab, n = group
     if not best or len(best) > 10:
@@ -222,6 +224,16 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
         return None
     areas = np.array([c[4] for c in best], np.float32)
     regularity = float(1 - areas.std() / areas.mean())
+    # the pips' colour before their glyphs: a layout neither clearly red nor clearly black is none, its glyphs unused
+    is_pip = np.zeros(n, bool)
+    is_pip[list(ids)] = True
+    px = is_pip[lab]
+    red_share = float((redness[px] > 40).mean())
+    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
+        return None
+    if not cut_glyphs:
+        upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
+        return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym)
     glyphs, upright = [], []
     for c in best:
         x, y, bw, bh, _, i = c[:6]
@@ -240,12 +252,6 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
             g = g[::-1, ::-1]
         upright.append(off)
         glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-    is_pip = np.zeros(n, bool)
-    is_pip[list(ids)] = True
-    px = is_pip[lab]
-    red_share = float((redness[px] > 40).mean())
-    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
-        return None
     return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
 
 
