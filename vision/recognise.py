@@ -354,7 +354,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     pts = hull.reshape(-1, 2).astype(np.float32)
     # the hull walked in steps of about 2 px (every other one kept), as one array: edge i gives k_i points
     step = np.concatenate((pts[1:], pts[:1])) - pts
-    ks = np.maximum(1, (np.linalg.norm(step, axis=1) / 2).astype(int))
+    ks = np.maximum(1, (_row_lengths(step) / 2).astype(int))
     idx = np.repeat(np.arange(len(pts)), ks)[::2]  # (only the points kept are computed)
     frac = (np.arange(0, len(idx) * 2 - 1, 2) - (np.cumsum(ks) - ks)[idx]) / ks[idx]
     dense_pts = pts[idx] + step[idx] * frac[:, None].astype(np.float32)
@@ -364,7 +364,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
     dist = np.abs(rel[..., 0] * dirs[None, :, 1] - rel[..., 1] * dirs[None, :, 0]).min(axis=1)
     # (in pixels, or a share of the card when it is seen large: a photographed card is bent a little and its lens
     # bows straight edges by more than 3.5 px over a few hundred)
-    agree = float((dist < max(3.5, 0.012 * short)).mean())
+    agree = np.count_nonzero(dist < max(3.5, 0.012 * short)) / len(dist)  # (the mean of the booleans: the same)
     qa = cv2.contourArea(quad)
     fill = area / qa if qa > 0 else 0.0
     if agree < 0.6 or fill < 0.5:
