@@ -71,7 +71,7 @@ def ink_components(ink: np.ndarray) -> np.ndarray:
     peak is weak beside the strongest ink is paper texture or a shadow, not print."""
     top = pipslib.percentile(ink, 99)
     low = (ink > max(30.0, 0.15 * top)).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(low, connectivity=8)
+    n, lab, stats, _ = pipslib.components(low)
     # each mark's peak ink at once: the largest ink over the pixels of each label
     peak = np.full(n, -np.inf, np.float32)
     np.maximum.at(peak, lab.ravel(), ink.ravel())
@@ -93,7 +93,7 @@ def corner_index(card: np.ndarray) -> Index | None:
     if float(ink.max()) < 60:
         return None
     binary = ink_components(ink)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, lab, stats, _ = pipslib.components(binary)
     ch, cw = binary.shape
     comps = []
     for i in range(1, n):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import percentile
+from vision.pips import components, percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
@@ -158,8 +158,10 @@ def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
     if not shown:
         return IndexRead("-", "-", 0.0, 0.0, False, corners)
     # the joint reading: the product of the corners' probabilities (both corners show the same card)
-    jr = np.prod([c.rank_probs[:-1] for c in shown], axis=0)
-    js = np.prod([c.suit_probs[:-1] for c in shown], axis=0)
+    # (one corner or two: np.prod of their rows is that row, or the one product of the two)
+    jr, js = shown[0].rank_probs[:-1], shown[0].suit_probs[:-1]
+    if len(shown) == 2:
+        jr, js = jr * shown[1].rank_probs[:-1], js * shown[1].suit_probs[:-1]
     rank, suit = RANKS[int(jr.argmax())], SUITS[int(js.argmax())]
     p_rank = min(float(c.rank_probs[RANKS.index(rank)]) for c in shown)
     p_suit = min(float(c.suit_probs[SUITS.index(suit)]) for c in shown)
@@ -269,7 +271,7 @@ def corner_colour(corner: np.ndarray) -> str:
     index = _index_ink(dark, (lo + hi) / 2)
     if index is not None:
         # the darker part of the index's blobs (their rims are paper blended in)
-        sel = (index & (dark <= np.percentile(dark[index], 40))).view(np.uint8)
+        sel = (index & (dark <= percentile(dark[index], 40))).view(np.uint8)
         ink = np.array(cv2.mean(crop, mask=sel)[:3]) / paper
         colour = "red" if _pale_red(ink) else _hue(ink)
         if colour in ("red", "black"):
@@ -280,7 +282,7 @@ def corner_colour(corner: np.ndarray) -> str:
 def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
     """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut, or None."""
     ink = (dark < level).view(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, _ = components(ink)
     h, w = ink.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = (x + bw < w - 1) & (y + bh < h - 1) & (area >= 0.002 * h * w)
@@ -370,7 +372,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
+    # (the corners name the suit: the pips' glyphs, a suit's other cue, would go unused)
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card, cut_glyphs=False)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
 

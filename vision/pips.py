@@ -14,6 +14,7 @@ corner index; the generic reader accepts a pip card only when the index does not
 
 from __future__ import annotations
 
+import functools
 import statistics
 from dataclasses import dataclass
 
@@ -29,9 +30,9 @@ RANK_OF_COUNT = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8",
 
 @dataclass
 class Pips:
-    """The pips found on a card: their count, colour, normalised glyphs (N, D), which of them lie off the card's
-    middle row (``upright``: those pips are turned so that they stand upright whichever way the card lies), and
-    how regular their sizes are (0..1)."""
+    """The pips found on a card: their count, colour, normalised glyphs (N, D; N x 0 when read without them,
+    ``read_pips``), which of them lie off the card's middle row (``upright``: those pips are turned so that they
+    stand upright whichever way the card lies), and how regular their sizes are (0..1)."""
 
     count: int
     red: bool
@@ -51,15 +52,29 @@ def unit(v: np.ndarray) -> np.ndarray:
 def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink (darkness against the local paper, or redness) and redness of a rectified card, float32."""
     f = card.astype(np.float32)
-    b, g, r = f[..., 0], f[..., 1], f[..., 2]
     # (the channels' mean: sums of bytes are exact in float32, so the same values as ``f.mean(axis=2)``, in a tenth
     # of its time)
-    grey = cv2.transform(f, np.ones((1, 3), np.float32)).reshape(f.shape[:2]) / 3
+    grey = cv2.transform(f, _SUM_BGR).reshape(f.shape[:2]) / 3
     # the paper's local brightness: a max filter wider than a pip removes the ink, the blur smooths the result;
     # glare and shadow gradients then cancel out
     paper = cv2.blur(cv2.dilate(grey, np.ones((21, 21), np.uint8)), (15, 15))
-    redness = np.maximum(r - (g + b) / 2, 0)  # (at most 255 already: ``np.clip``'s upper bound never acts)
-    return np.maximum(paper - grey, 1.3 * redness), redness
+    # r - (g + b) / 2, from the channels at once: every partial sum is a multiple of 0.5 under 1000, exact in float32
+    # in any order, so the same values as that expression on the three strided channels
+    redness = np.maximum(cv2.transform(f, _RED_LESS_REST).reshape(f.shape[:2]), 0)
+    return np.maximum(paper - grey, 1.3 * redness), redness  # (redness at most 255: ``np.clip``'s bound never acts)
+
+
+_SUM_BGR = np.ones((1, 3), np.float32)
+_RED_LESS_REST = np.array([[-0.5, -0.5, 1.0]], np.float32)
+
+
+def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(binary, connectivity=8)``: the same count, labels, stats and centroids.
+
+    (Grana's block-based scan numbers the components in the order of OpenCV's default 8-way one, Spaghetti: checked
+    identical on 22,000 images, the pip fields of the development photos and random ones. On a card's field it takes
+    half the time.)"""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
 
 
 def percentile(a: np.ndarray, q: float) -> float:
@@ -94,12 +109,13 @@ def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     return read_pips(card, level, retry)[0]
 
 
-def read_pips(card: np.ndarray, level: float = INK_LEVEL,
-              retry: tuple[float, ...] = INK_RETRY) -> tuple[Pips | None, int]:
+def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY,
+              cut_glyphs: bool = True) -> tuple[Pips | None, int]:
     """``find_pips``, and where it finds no clean layout, how many alike pip-like shapes the field shows at most at
     the levels it cut (0: none, more than ten, or a clean layout found): a lower bound on a number card's rank that
     a shadow, an object over part of the card or two pips run together do not raise. The group comes from the same
-    cuts as the layout, at no extra cost."""
+    cuts as the layout, at no extra cost. Without ``cut_glyphs`` the pips' glyphs are not cut (``Pips.glyphs`` has
+    no columns): for a reader that names the suit otherwise; everything else is the same."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
@@ -111,7 +127,7 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL,
     def at(k: float) -> Pips | None:
         group = _group(ink, max(30.0, k * top))
         groups.append(len(group[0]))
-        return _pips_of(group, ink, redness)
+        return _pips_of(group, ink, redness, cut_glyphs)
 
     first = at(level)
     if first is not None:
@@ -123,23 +139,33 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL,
     return None, max((k for k in groups if k <= 10), default=0)
 
 
+@functools.lru_cache(maxsize=16)
+def _inside_rim(h: int, w: int) -> np.ndarray:
+    """Where a ``h`` x ``w`` card's ink may be cut: all but its rim (3 % of each side). (Built as the rim was cleared
+    from each cut, one slice after another, so the same pixels; kept per card size.)"""
+    m = np.ones((h, w), bool)
+    m[: int(0.03 * h)] = False
+    m[-int(0.03 * h):] = False
+    m[:, : int(0.03 * w)] = False
+    m[:, -int(0.03 * w):] = False
+    return m
+
+
 def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
     """The ink cut at ``thr``: its largest group of alike pip-like components centred in the field (each component
     a tuple x, y, w, h, area, label, cx, cy; empty when none), every sizeable component in the field, the label map
     and the number of labels."""
     h, w = ink.shape[:2]
     fx0, fx1, fy0, fy1 = _field(w, h)
-    binary = (ink > thr).astype(np.uint8)
-    binary[: int(0.03 * h)] = 0  # the rim
-    binary[-int(0.03 * h):] = 0
-    binary[:, : int(0.03 * w)] = 0
-    binary[:, -int(0.03 * w):] = 0
-    n, lab, stats, cents = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    binary = np.logical_and(ink > thr, _inside_rim(h, w)).view(np.uint8)
+    n, lab, stats, cents = components(binary)
     min_area = 0.0008 * w * h
     # the sizeable components centred in the field, picked out at once (most components are specks)
     keep = np.flatnonzero((stats[1:, cv2.CC_STAT_AREA] >= min_area) & (cents[1:, 0] >= fx0) & (cents[1:, 0] <= fx1)
                           & (cents[1:, 1] >= fy0) & (cents[1:, 1] <= fy1)) + 1
-    comps = [(*(int(v) for v in stats[i]), int(i), float(cents[i, 0]), float(cents[i, 1])) for i in keep]
+    # (as Python numbers, row by row: the same values as converting each one, in a fraction of the time)
+    comps = [(*st, i, cx, cy) for st, i, (cx, cy) in zip(stats[keep].tolist(), keep.tolist(), cents[keep].tolist(),
+                                                         strict=True)]
 
     def pip_like(c: tuple) -> bool:
         x, y, bw, bh, area = c[:5]
@@ -168,8 +194,9 @@ def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
     return best, comps, lab, n
 
 
-def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray) -> Pips | None:
-    """``find_pips`` at one ink level, from that level's ``_group``."""
+def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray,
+             cut_glyphs: bool = True) -> Pips | None:
+    """``find_pips`` at one ink level, from that level's ``_group`` (``cut_glyphs``: see ``read_pips``)."""
     h, w = ink.shape[:2]
     best, comps, lab, n = group
     if not best or len(best) > 10:
@@ -206,6 +233,16 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
         return None
     areas = np.array([c[4] for c in best], np.float32)
     regularity = float(1 - areas.std() / areas.mean())
+    # the pips' colour before their glyphs: a layout neither clearly red nor clearly black is none, its glyphs unused
+    is_pip = np.zeros(n, bool)
+    is_pip[list(ids)] = True
+    px = is_pip[lab]
+    red_share = float((redness[px] > 40).mean())
+    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
+        return None
+    if not cut_glyphs:
+        upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
+        return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym)
     glyphs, upright = [], []
     for c in best:
         x, y, bw, bh, _, i = c[:6]
@@ -224,12 +261,6 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
             g = g[::-1, ::-1]
         upright.append(off)
         glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-    is_pip = np.zeros(n, bool)
-    is_pip[list(ids)] = True
-    px = is_pip[lab]
-    red_share = float((redness[px] > 40).mean())
-    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
-        return None
     return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
 
 
