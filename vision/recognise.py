@@ -2357,6 +2357,8 @@ class Recogniser:
         if s < 1.0:
             quads = [Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
                           q.face) for q in quads]
+        if centre is not None:
+            quads = _upright_in_plane(quads, (frame.shape[1] / 2, frame.shape[0] / 2))
         first = self._first_cuts(frame, quads)
         for i, q in enumerate(quads):
             label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first[i] if first else None)
@@ -2458,6 +2460,32 @@ def _seen_card(frame: np.ndarray, q: Quad) -> bool:
     if q.face < SEEN_FACE or q.whole < 0.9:
         return False
     return rim_contrast(frame, q.pts, two_sides=True)[1] >= NET_RIM_CONTRAST
+
+
+# a card seen obliquely can look wider than long (the far half foreshortened): its outline is turned to start with
+# the side that is short on the table, by the plane's own aspect (``plane_aspect``, the focal length taken as 1.5 times
+# the half frame where the view does not give it, as the finder does: width over height within ``CARD_ASPECT``, a
+# card lying across), where two opposite sides differ by ``ORIENT_OBLIQUE`` in the image (a view clearly oblique).
+# (desk_query q16, a seven of clubs seen about 60 degrees off, had been cut across, mirrored and squashed)
+ORIENT_OBLIQUE = 1.3
+
+
+def _upright_in_plane(quads: list[Quad], centre: tuple[float, float]) -> list[Quad]:
+    """The outlines (and their alternatives) each turned by one corner where the plane's aspect says the side taken as
+    short by the image is the long one on the table."""
+    focal = 1.5 * max(centre)
+
+    def upright(q: np.ndarray) -> np.ndarray:
+        sides = _row_lengths(q[_NEXT] - q)
+        if max(sides[0] / sides[2], sides[2] / sides[0], sides[1] / sides[3], sides[3] / sides[1]) < ORIENT_OBLIQUE:
+            return q  # (seen nearly square-on: the image's own sides say which is short; the vanishing points, far
+            # off, give the plane's aspect no better than the outline's noise - turned by it, 4 cards of the
+            # development photos read before went unread)
+        a = plane_aspect(q, centre, focal=focal)
+        # (turned, a card's shape on the table: ``CARD_ASPECT``; an outline of no card's shape is left as it is)
+        return q[_NEXT] if a is not None and CARD_ASPECT[0] <= a <= CARD_ASPECT[1] else q
+
+    return [replace(q, pts=upright(q.pts), alt=tuple(upright(a) for a in q.alt)) for q in quads]
 
 
 def outline_variants(quad: np.ndarray) -> list[np.ndarray]:
