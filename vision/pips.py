@@ -240,11 +240,13 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
     red_share = float((redness[px] > 40).mean())
     if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
         return None
+    # a two-way card's pips point away from the middle row: the pips off it (``upright``) are turned to stand
+    # upright whichever way round the card lies; the middle row's pips stay ambiguous
+    upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
     if not cut_glyphs:
-        upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
         return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym)
-    glyphs, upright = [], []
-    for c in best:
+    glyphs = []
+    for c, off in zip(best, upright, strict=True):
         x, y, bw, bh, _, i = c[:6]
         s = max(bw, bh)
         cx, cy = x + bw / 2, y + bh / 2
@@ -254,12 +256,8 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
         if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
             g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
         g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
-        # a two-way card's pips point away from the middle row: turning the lower half's pips makes every pip
-        # off the middle stand upright, whichever way round the card lies; the middle row's pips stay ambiguous
-        off = abs(c[7] - (h - 1) / 2) > MIDDLE * h
-        if off and c[7] > (h - 1) / 2:
+        if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
             g = g[::-1, ::-1]
-        upright.append(off)
         glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
     return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
 

@@ -740,23 +740,17 @@ def _mean1(v: np.ndarray) -> np.floating:
 # (snapping's fits per side depend on which of its samples are kept, and the same few patterns recur: the parts that
 # depend on the samples' positions alone are kept per pattern, the same arrays as computed each time)
 @functools.lru_cache(maxsize=4096)
-def _snap_samples(kept: bytes) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """For the samples ``kept`` (a boolean mask's bytes) along a side: their positions, the pairs of them
-    (``_pairs``) and the pairs' position differences as divisors."""
+def _snap_kept(kept: bytes) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray, np.floating, np.ndarray,
+                                     float]:
+    """For the samples ``kept`` (a boolean mask's bytes) along a side: their positions, the pairs of them (``_pairs``)
+    and the pairs' position differences as divisors (the robust fit), and the positions' mean, the positions less
+    it and the divisor of the line fit's slope."""
     tt = _SNAP_T[np.frombuffer(kept, bool)]
     iu = _pairs(len(tt))
     dt = tt[iu[1]] - tt[iu[0]]
-    return tt, iu, np.where(dt > 1e-6, dt, 1e-6)
-
-
-@functools.lru_cache(maxsize=4096)
-def _snap_fit(kept: bytes) -> tuple[np.ndarray, np.floating, np.ndarray, float]:
-    """For the samples ``kept`` along a side: their positions, its mean, the positions less it, and the divisor of
-    the line fit's slope."""
-    tt = _SNAP_T[np.frombuffer(kept, bool)]
     tm = tt.mean()
     tc = tt - tm
-    return tt, tm, tc, max(float((tc * tc).sum()), 1e-6)
+    return tt, iu, np.where(dt > 1e-6, dt, 1e-6), tm, tc, max(float((tc * tc).sum()), 1e-6)
 
 
 def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -812,7 +806,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             # the samples that lie on one straight line (within a pixel), found by a robust fit (the median of
             # the pairwise slopes): the outline's side may be turned against the face's edge by a few pixels
             # over its length, which a median offset alone took for disagreement
-            tt, iu, dt = _snap_samples(ok.tobytes())
+            tt, iu, dt, *_ = _snap_kept(ok.tobytes())
             yy = pos[ok]
             slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / dt))
             icpt = float(_median1(yy - slope * tt))
@@ -821,7 +815,7 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             lines.append((p, d, n, 0.0, 0.0))
             continue
         # offset along the side as a + b t: the side may turn slightly as well as move
-        tt, tm, tc, tss = _snap_fit(ok.tobytes())
+        tt, _, _, tm, tc, tss = _snap_kept(ok.tobytes())
         yy = pos[ok]
         ym = _mean1(yy)
         b1 = float((tc * (yy - ym)).sum() / tss)
@@ -1300,14 +1294,14 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
         # outlined without its left margin, was unsure (scene 500058) while the outline of the whole card lay ranked
         # below it
         best, j = max(((_iou(a.pts, q.pts), j) for j, (_, a) in enumerate(added)), default=(0.0, -1))
+        if not NET_ALT_IOU[0] <= best < NET_ALT_IOU[1]:
+            continue
         mine = alts.setdefault(j, [])
-        if (NET_ALT_IOU[0] <= best < NET_ALT_IOU[1] and len(mine) < NET_ALTS
-                and all(_iou(m, q.pts) < NET_ALT_IOU[1] for m in mine)):
+        if len(mine) < NET_ALTS and all(_iou(m, q.pts) < NET_ALT_IOU[1] for m in mine):
             mine.append(q.pts)
     for j, pts in alts.items():
-        if pts:
-            k, a = added[j]
-            added[j] = (k, replace(a, alt=a.alt + tuple(pts)))
+        k, a = added[j]
+        added[j] = (k, replace(a, alt=a.alt + tuple(pts)))
     if added:
         parts = [i for i, (_, o) in enumerate(out) if any(_part_of(o.pts, a.pts, card_area) for _, a in added)]
         out = [t for i, t in enumerate(out) if i not in parts]
@@ -1387,13 +1381,11 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     part of it (``_part_of``). An outline of a court's picture frame ranks below the card's own (``_frames_give_way``:
     a plainer rim had ranked the paris courts' frames first)."""
     out = []
-    # (an outline whose box lies apart from a card's shares no area with it: ``_overlaps`` then holds only for an
-    # outline of no area, and the polygons are not intersected)
-    found_boxes = [(f, _box(f), cv2.contourArea(f)) for f in found or []]
+    # (an outline whose box lies apart from a card's shares no area with it: the polygons are not intersected)
+    found_boxes = [(f, _box(f)) for f in found or []]
     for card in finder_net.net_cards(face, core, scale, min_side):
-        box, area = _box(card.quad), cv2.contourArea(card.quad)
-        over = [f for f, fb, fa in found_boxes
-                if (0.0 >= 0.2 * min(area, fa) if _apart(box, fb) else _overlaps(card.quad, [f]))]
+        box = _box(card.quad)
+        over = [f for f, fb in found_boxes if not _apart(box, fb) and _overlaps(card.quad, [f])]
         if over:
             is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
             if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, card_area)):
