@@ -22,7 +22,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision import finder_net, index_net
+from vision import exposure, finder_net, index_net
 from vision import glyphs as glyphlib
 
 CW, CH = 120, 170  # canonical rectified card, pixels
@@ -2340,6 +2340,15 @@ class Recogniser:
         # poker_table 201 / 133 -> 212 / 140; at a larger shrink it would alias, and area averaging is fast there)
         how = cv2.INTER_LINEAR if s >= 0.5 else cv2.INTER_AREA
         small = frame if s == 1.0 else cv2.resize(frame, None, fx=s, fy=s, interpolation=how)
+        if any_surface:
+            # a photograph taken in a dim room is brightened first, as a camera's auto exposure would: the finder's
+            # absolute tests were set on card white near full scale (``vision.exposure``). A table watched over its
+            # mat is not: the play detector's frames are measured against their own empty table
+            g = exposure.gain(small)
+            if g != 1.0:
+                brighter = exposure.brighten(small, g)
+                frame = brighter if small is frame else exposure.brighten(frame, g)
+                small = brighter
         if s < 1.0:
             card_area = card_area * s * s if card_area else None
             exclude = [e * s for e in exclude] if exclude else None
