@@ -9,7 +9,8 @@ noise added lost a third of poker_table's cards (found / read 221 / 165 -> 151 /
 (``docs/vision.md``, *Photographs*, session 17).
 
 Only a frame whose brightest thousandth is dimmer than ``DIM_BELOW`` is changed, so a frame exposed as a camera
-normally exposes a table with cards on it is read exactly as before.
+normally exposes a table with cards on it is read exactly as before. ``Recogniser.identify`` measures each photograph
+(no mat); the play detector measures its camera on the table, and again when the table is still.
 """
 
 from __future__ import annotations

@@ -201,3 +201,38 @@ def test_two_cards_laid_at_once_are_both_read_by_the_whole_region(tango, tango_d
     assert sorted(e.code for e in got if e.kind == "card_played") == ["7H", "KS"]
     assert not [e for e in got if e.kind == "unsure_card"]
     assert calls["identify"] == det.votes
+
+
+def test_a_trick_played_in_a_dim_room_is_read_as_in_a_bright_one(tango, tango_deck):
+    """The same trick as ``played``, its frames at 0.45 of their levels (a dim room, sensor noise): the detector
+    brightens by the exposure it measured on the first picture, and reads the plays it reads in the bright video."""
+    tricks = [[(0, "7H"), (1, "KH"), (2, "2C"), (3, "AD")]]
+    rng = np.random.default_rng(3)
+    turn = [None]
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), turn=lambda: turn[0])
+    truth, got = [], []
+    for frame, evs in synth.play_video(tango, tricks, seed=4):
+        for e in evs:
+            truth.append(e)
+            if e.kind == "play":
+                turn[0] = e.seat
+        dim = np.clip(frame * 0.45 + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+        got += det.feed(dim)
+    assert det._gain is not None and det._gain > 1.5
+    plays = [(e.seat, e.code) for e in got if e.kind == "card_played"]
+    assert plays == [(e.seat, e.code) for e in truth if e.kind == "play"]
+    assert [e.kind for e in got if e.kind in ("unsure_card", "camera_moved", "mat_missing")] == []
+
+
+def test_a_lamp_switched_on_over_a_still_table_changes_the_gain_not_the_cards(tango_deck):
+    """The light measured again on a still, unchanged table: brighter now, the gain goes back to 1 and the table as
+    it is becomes the picture compared with, so no card is seen in the change of light."""
+    rng = np.random.default_rng(0)
+    table = np.clip(synth.table_background(rng, synth.camera_homography(rng, 0.05)), 0, 255).astype(np.uint8)
+    dim = (table * 0.5).astype(np.uint8)
+    det = play.PlayDetector(recognise.Recogniser(tango_deck), recheck_every=5)
+    events = []
+    for f in [dim] * 12 + [table] * 30:
+        events += det.feed(f)
+    assert det._gain == pytest.approx(1.0)
+    assert [e.kind for e in events if e.kind in ("card_played", "unsure_card")] == []
