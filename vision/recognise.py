@@ -1377,9 +1377,10 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
     (``NET_FACE``) and its rim differs from what lies around it (``NET_RIM_CONTRAST``); the rim's plainness (two
     sides) only ranks it. How whole the card is: how fully its core fills the core's rectangle (a covered card's core
     is cut). ``face``, ``core``, ``scale``: the network's maps (``FinderNet.maps``). ``found``: outlines already found;
-    a card overlapping one is not fitted, unless it is whole and that one outline, the only one it overlaps, is a
-    part of it (``_part_of``). An outline of a court's picture frame ranks below the card's own (``_frames_give_way``:
-    a plainer rim had ranked the paris courts' frames first)."""
+    a card overlapping one is not fitted, unless it is whole and every outline it overlaps is a part of it
+    (``_part_of``: since session 17 not only one, as a brightened webcam frame's five of diamonds showed, its pips
+    outlined two to four at a time). An outline of a court's picture frame ranks below the card's own
+    (``_frames_give_way``: a plainer rim had ranked the paris courts' frames first)."""
     out = []
     # (an outline whose box lies apart from a card's shares no area with it: the polygons are not intersected)
     found_boxes = [(f, _box(f)) for f in found or []]
@@ -1388,7 +1389,12 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         over = [f for f, fb in found_boxes if not _apart(box, fb) and _overlaps(card.quad, [f])]
         if over:
             is_whole = card.fill / 0.9 >= 0.9  # (the wholeness given to the outline below)
-            if not (is_whole and len(over) == 1 and _part_of(over[0], card.quad, card_area)):
+            # (several parts only while they are small together - pips -, not the two cards of an overlapping pair,
+            # each about half of the network's core round both: poker_table's pairs, 221 -> 219 found if allowed)
+            parts = is_whole and all(_part_of(o, card.quad, card_area) for o in over)
+            if parts and len(over) > 1:
+                parts = sum(cv2.contourArea(o) for o in over) <= NET_PART_SHARE * cv2.contourArea(card.quad)
+            if not parts:
                 if others is not None:
                     others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
                 continue
