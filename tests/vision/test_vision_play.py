@@ -5,9 +5,9 @@ from tools import synth
 from vision import play, recognise
 
 
-@pytest.fixture(scope="module")
-def played(tango, tango_deck):
-    """A trick played to the centre, fed to the detector; the engine tells whose turn it is."""
+def _play_trick(tango, tango_deck, light=None):
+    """A trick played to the centre, fed to a detector (each frame through ``light`` first, if given); the engine
+    tells whose turn it is. The truth, the events and the detector."""
     tricks = [[(0, "7H"), (1, "KH"), (2, "2C"), (3, "AD")]]
     turn = [None]
     det = play.PlayDetector(recognise.Recogniser(tango_deck), turn=lambda: turn[0])
@@ -17,7 +17,14 @@ def played(tango, tango_deck):
             truth.append(e)
             if e.kind == "play":
                 turn[0] = e.seat
-        got += det.feed(frame)
+        got += det.feed(frame if light is None else light(frame))
+    return truth, got, det
+
+
+@pytest.fixture(scope="module")
+def played(tango, tango_deck):
+    """A trick played to the centre, fed to the detector; the engine tells whose turn it is."""
+    truth, got, _ = _play_trick(tango, tango_deck)
     return truth, got
 
 
@@ -206,18 +213,12 @@ def test_two_cards_laid_at_once_are_both_read_by_the_whole_region(tango, tango_d
 def test_a_trick_played_in_a_dim_room_is_read_as_in_a_bright_one(tango, tango_deck):
     """The same trick as ``played``, its frames at 0.45 of their levels (a dim room, sensor noise): the detector
     brightens by the exposure it measured on the first picture, and reads the plays it reads in the bright video."""
-    tricks = [[(0, "7H"), (1, "KH"), (2, "2C"), (3, "AD")]]
     rng = np.random.default_rng(3)
-    turn = [None]
-    det = play.PlayDetector(recognise.Recogniser(tango_deck), turn=lambda: turn[0])
-    truth, got = [], []
-    for frame, evs in synth.play_video(tango, tricks, seed=4):
-        for e in evs:
-            truth.append(e)
-            if e.kind == "play":
-                turn[0] = e.seat
-        dim = np.clip(frame * 0.45 + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
-        got += det.feed(dim)
+
+    def dim(frame):
+        return np.clip(frame * 0.45 + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+
+    truth, got, det = _play_trick(tango, tango_deck, dim)
     assert det._gain is not None and det._gain > 1.5
     plays = [(e.seat, e.code) for e in got if e.kind == "card_played"]
     assert plays == [(e.seat, e.code) for e in truth if e.kind == "play"]
