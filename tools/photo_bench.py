@@ -374,9 +374,55 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
         res.wrong_examples.append(f"{os.path.basename(photo.path)}: {code} (truth {' '.join(photo.codes)})")
 
 
+def _noisy(img: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(img.astype(np.float32) + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8)
+
+
+def _levels(img: np.ndarray, bgr: tuple[float, float, float], add: float = 0.0) -> np.ndarray:
+    return np.clip(img.astype(np.float32) * np.float32(bgr) + add, 0, 255).astype(np.uint8)
+
+
+def _half_saturation(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    hsv[..., 1] //= 2
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
+def _webcam(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    k = min(1.0, WEBCAM_SIDE / max(img.shape[:2]))
+    small = cv2.resize(img, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", _noisy(small, 4, rng), [cv2.IMWRITE_JPEG_QUALITY, 50])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+WEBCAM_SIDE = 800
+# camera-like changes of a whole photo (``--alter``), to see which differences of other cameras and lights the
+# recogniser is fragile to (docs/vision.md, *Photographs*, session 17); the noise is seeded by the photo's name
+ALTERATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "dim": lambda img, rng: _noisy(_levels(img, (0.45, 0.45, 0.45)), 3, rng),
+    "dim-clean": lambda img, rng: _levels(img, (0.45, 0.45, 0.45)),
+    "warm": lambda img, rng: _levels(img, (0.7, 0.9, 1.08)),
+    "cool": lambda img, rng: _levels(img, (1.1, 1.0, 0.78)),
+    "half-saturation": _half_saturation,
+    "over-exposed": lambda img, rng: _levels(img, (1.35, 1.35, 1.35), 10),
+    "blur": lambda img, rng: cv2.GaussianBlur(img, (0, 0), 1.5),
+    "webcam": _webcam,
+}
+
+
+def altered(img: np.ndarray, alter: str, name: str) -> tuple[np.ndarray, float]:
+    """``img`` changed by the alteration ``alter`` (``ALTERATIONS``; its noise seeded by the photo's ``name``) and
+    the factor it was shrunk by (the webcam's smaller picture)."""
+    import zlib
+
+    out = ALTERATIONS[alter](img, np.random.default_rng(zlib.crc32(name.encode())))
+    return out, out.shape[1] / img.shape[1]
+
+
 def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
-            progress: Callable[[str], None] | None = None) -> SetResult:
-    """Identify every photo of a set with ``rec`` (a ``vision.recognise.Recogniser``) and score it."""
+            progress: Callable[[str], None] | None = None, alter: str | None = None) -> SetResult:
+    """Identify every photo of a set with ``rec`` (a ``vision.recognise.Recogniser``) and score it (each photo
+    changed by ``alter`` first, one of ``ALTERATIONS``)."""
     res = SetResult(photo_set.name)
     for photo in photo_set.photos:
         try:
@@ -386,6 +432,9 @@ def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
             # is left out of the counts and named in the report)
             res.unreadable.append(os.path.basename(photo.path))
             continue
+        if alter is not None:
+            img, k = altered(img, alter, os.path.basename(photo.path))
+            scale *= k
         t = time.perf_counter()
         reads = rec.identify(img)  # type: ignore[attr-defined]
         res.ms.append((time.perf_counter() - t) * 1000)
@@ -453,7 +502,7 @@ def iter_sets(root: str, only: list[str] | None = None) -> Iterator[PhotoSet]:
 
 
 def bench(root: str, deck_path: str | None = None, only: list[str] | None = None, max_side: int = 1920,
-          progress: Callable[[str], None] | None = None, with_speed: bool = True) -> dict:
+          progress: Callable[[str], None] | None = None, with_speed: bool = True, alter: str | None = None) -> dict:
     """Every set under ``root`` read by the generic recogniser (or the enrolled ``deck_path``): a report dict."""
     from vision import deck as decklib
     from vision import recognise
@@ -466,19 +515,20 @@ def bench(root: str, deck_path: str | None = None, only: list[str] | None = None
     for s in sets:
         if only is not None and s.name not in only:
             continue
-        r = run_set(rec, s, max_side, progress)
+        r = run_set(rec, s, max_side, progress, alter)
         rows.append({**r.row(), "note": s.note})
         if r.wrong_examples:
             wrong[s.name] = r.wrong_examples[:20]
     chosen = [s for s in sets if only is None or s.name in only]
-    return {"mode": rec.mode, "deck": deck_path, "max_side": max_side, "sets": rows, "missing": missing,
+    return {"mode": rec.mode, "deck": deck_path, "max_side": max_side, "alter": alter, "sets": rows, "missing": missing,
             "wrong_examples": wrong, "speed": speed(rec, full_hd_frames(chosen)) if with_speed else None}
 
 
 def format_table(report: dict) -> str:
     """The report as a plain-text table."""
     lines = [f"mode: {report['mode']}" + (f" (deck {report['deck']})" if report["deck"] else "")
-             + f", photos resized to at most {report['max_side']} px"]
+             + f", photos resized to at most {report['max_side']} px"
+             + (f", each changed first: {report['alter']}" if report.get("alter") else "")]
     lines.append(f"{'set':<16}{'photos':>7}{'cards':>7}{'found':>7}{'read':>7}{'wrong':>7}{'ms':>9}"
                  f"{'whole':>7}{'found':>7}{'read':>7}")
     for r in report["sets"]:
@@ -509,7 +559,7 @@ def format_table(report: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tools.photo_bench DIR [--deck DECK.npz] [--only a,b] [--max-side N] [--json OUT]``."""
+    """``python -m tools.photo_bench DIR [--deck DECK.npz] [--only a,b] [--max-side N] [--json OUT] [--alter A]``."""
     import argparse
     import sys
 
@@ -519,10 +569,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", help="comma-separated set names")
     p.add_argument("--max-side", type=int, default=1920)
     p.add_argument("--json", help="also write the report here")
+    p.add_argument("--alter", choices=sorted(ALTERATIONS), help="change every photo first, as another camera or "
+                   "light would (no speed line then)")
     a = p.parse_args(argv)
     try:
         report = bench(a.photos, a.deck, a.only.split(",") if a.only else None, a.max_side,
-                       lambda m: print(m, file=sys.stderr, flush=True))
+                       lambda m: print(m, file=sys.stderr, flush=True), a.alter is None, a.alter)
     except BenchError as exc:
         print(f"cardref: {exc}", file=sys.stderr)
         return 2

@@ -126,7 +126,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not args.skip_speed:
             report["timing"] = bench.timing(args.decks)
             report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,
-                                              progress=_progress)
+                                              progress=_progress, light=args.latency_light)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     text = json.dumps(report, indent=1)
@@ -199,6 +199,8 @@ def register_vision(commands: Commands) -> None:
                    "default 2)")
     b.add_argument("--latency-seats", type=int, choices=(4, 5), default=4, help="players in the play videos (5: "
                    "five-handed, on the five-seat mat)")
+    b.add_argument("--latency-light", type=float, default=1.0, help="the play videos' levels multiplied by this, "
+                   "with sensor noise (0.45: a dim room)")
     b.add_argument("--photos", metavar="DIR", help="instead: real photographs, a folder of images + labels.json "
                    "(or ../shared/photos with its three sets); prints cards, found, read, wrong, ms per set")
     b.add_argument("--deck", help="with --photos: read with this enrolled deck (default: the generic mode)")

@@ -110,22 +110,28 @@ class PlayDetector:
             events.append(Event("camera_back", self.frame_no))
         if self._gain is None:
             self._gain = exposure.gain(frame)
-        raw, raw_small = frame, small
+        raw, raw_small, gain = frame, small, self._gain
         # a dim room: the recogniser's tests, and the change thresholds below, were set on card white near full scale
         # (the held-out decks' play videos at 0.45 of their levels: 41 of 48 plays read, 7 unsure). The small copy is
-        # brightened every frame; the whole frame (2 ms) only where it is looked at
-        small = exposure.brighten(small, self._gain)
+        # brightened every frame; the whole frame (2 ms) once, and only where it is looked at
+        small = exposure.brighten(small, gain)
+        lit: list[np.ndarray] = []
+
+        def full() -> np.ndarray:
+            if not lit:
+                lit.append(exposure.brighten(raw, gain))
+            return lit[0]
+
         if self.frame_no % 15 == 0:
             want = self.wanted_seats()
             if self.calibration is not None and want is not None and self.calibration.n_seats != want:
                 self.calibration = None  # the game changed to another seat count: its mat must be found anew
             if self.calibration is None:
-                frame = exposure.brighten(raw, self._gain)
-                events += self._calibrate(frame, first=True)
+                events += self._calibrate(full(), first=True)
         prev, self._prev = self._prev, small
         if prev is None:
             self._background = small
-            self._still_full = exposure.brighten(raw, self._gain)
+            self._still_full = full()
             return events
         moving = int(np.count_nonzero(cv2.absdiff(small, prev) > 14)) > self.motion_px
         if moving:
@@ -142,10 +148,10 @@ class PlayDetector:
             self._since_check += 1
             if self.calibration is not None and self._since_check >= self.recheck_every:
                 self._since_check = 0
-                events += self._calibrate(exposure.brighten(raw, self._gain), first=False)
+                events += self._calibrate(full(), first=False)
                 self._measure_light(raw, raw_small)
             return events
-        frame = exposure.brighten(raw, self._gain)  # (the frame itself where the gain is 1)
+        frame = full()  # (the frame itself where the gain is 1)
         if not self.analyse:
             self._background = small
             return events

@@ -61,3 +61,15 @@ def test_a_pale_table_photographed_in_a_dim_room_is_read_as_in_a_bright_one(name
     dark = Counter(r.code for r in rec.identify(dim) if r.code)
     assert not dark - truth
     assert sum((dark & truth).values()) >= sum((bright & truth).values()) - 1 >= 6
+
+
+def test_a_dark_frame_with_no_card_gives_none_once_brightened():
+    """The greatest gain makes a dark table's noise three times louder: still no card is found in it."""
+    import cv2
+
+    from vision.recognise import Recogniser
+
+    rng = np.random.default_rng(1)
+    frame = cv2.GaussianBlur(np.clip(rng.normal(40, 8, (720, 1280, 3)), 0, 255).astype(np.uint8), (0, 0), 2)
+    assert exposure.gain(frame) == exposure.MAX_GAIN
+    assert Recogniser().identify(frame) == []

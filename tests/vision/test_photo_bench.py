@@ -180,3 +180,20 @@ def test_whole_cards_of_the_shared_sets():
     assert sum(sum(p.whole) for p in sets["poker_table"].photos) == 177
     assert all(p.whole is not None and len(p.whole) == len(p.codes) for p in sets["boxes_test"].photos)
     assert 0 < sum(sum(p.whole) for p in sets["boxes_test"].photos) < 143
+
+
+def test_every_alteration_changes_a_photo_alike_each_time_and_the_webcam_shrinks_it():
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (120, 1600, 3), dtype=np.uint8)
+    for name in pb.ALTERATIONS:
+        a, k = pb.altered(img, name, "x.jpg")
+        b, _ = pb.altered(img, name, "x.jpg")
+        assert a.dtype == np.uint8 and np.array_equal(a, b), name  # (the noise is the photo's own, not the run's)
+        assert not np.array_equal(a, img[: a.shape[0], : a.shape[1]]), name
+        assert k == (pb.WEBCAM_SIDE / 1600 if name == "webcam" else 1.0), name
+    dim, _ = pb.altered(img, "dim-clean", "x.jpg")
+    assert dim.max() <= round(255 * 0.45)
