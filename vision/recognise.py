@@ -32,6 +32,18 @@ READ_INSET = 1.5  # pixels: reading a slightly inset quad keeps the rim and its 
 PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 SHIFT = 4  # pixels of misalignment searched when matching the corner index
 FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larger frames are shrunk to it
+# cards found whole whose median short side (in the finder's picture) is under SMALL_CARD_SIDE pixels are looked for
+# again in the picture enlarged until it is FIND_CARD_SIDE: the finder's kernels, Canny's blur and its size limits
+# are in pixels, and a webcam's view of a whole table gives cards of 40-55 px. The enlarging stops at
+# MAX_FIND_UPSCALE times the frame's own pixels (and so at that many times FIND_SIDE): at twice, a webcam's noise and
+# JPEG blocks, enlarged too, cut a pale table's faint card edges apart (poker_table's train_06, 10 and 27 at 800 px:
+# 12 / 10 / 9 outlines at 1.6 times with noise, 8 / 6 / 7 at twice; with JPEG 11 / 5 / 6 against 6 / 3 / 5).
+# poker_table shrunk to 640 px found / read 169 / 88 -> 214 / 137, at 800 px 192 / 121 -> 208 / 152, as the
+# webcam alteration of ``tools.photo_bench`` leaves it 180 / 101 -> 189 / 123 (at full size 221 / 165, unchanged:
+# its cards are 85 px in the finder's picture). A card target of 80 or 96 px found fewer at 800 px
+SMALL_CARD_SIDE = 64.0
+FIND_CARD_SIDE = 88.0
+MAX_FIND_UPSCALE = 1.6
 EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
@@ -2335,17 +2347,28 @@ class Recogniser:
             r.quad = r.quad + np.array([ox, oy], np.float32)
         return reads
 
+    def _find_at(self, frame: np.ndarray, s: float, card_area: float | None, exclude: list[np.ndarray] | None,
+                 whole_image: bool, any_surface: bool, small: np.ndarray | None = None) -> list[Quad]:
+        """The cards ``find_cards`` outlines in ``frame`` resized by ``s`` (``small``, when the caller has it), in
+        ``frame``'s pixels."""
+        small = _resized(frame, s) if small is None else small
+        if s != 1.0:
+            card_area = card_area * s * s if card_area else None
+            exclude = [e * s for e in exclude] if exclude else None
+        centre = (small.shape[1] / 2, small.shape[0] / 2) if whole_image else None
+        quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
+        if s != 1.0:
+            quads = [Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
+                          q.face) for q in quads]
+        return quads
+
     def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None,
                   roi: tuple[int, int, int, int] | None = None, any_surface: bool = True) -> list[Read]:
         reads = []
         # a photograph is searched at a working size (outlines need no more pixels, and the time grows with them)
         # and read at full size
         s = min(1.0, FIND_SIDE / max(frame.shape[:2]))
-        # (bilinear sampling at a shrink of two or less: OpenCV's pixel-area averaging takes 10-12 ms of a 1920 x 1080
-        # frame there, bilinear 2, and its sharper edges found and read more of the development photos' cards:
-        # poker_table 201 / 133 -> 212 / 140; at a larger shrink it would alias, and area averaging is fast there)
-        how = cv2.INTER_LINEAR if s >= 0.5 else cv2.INTER_AREA
-        small = frame if s == 1.0 else cv2.resize(frame, None, fx=s, fy=s, interpolation=how)
+        small = _resized(frame, s)
         if any_surface:
             # a photograph taken in a dim room is brightened first, as a camera's auto exposure would: the finder's
             # absolute tests were set on card white near full scale (``vision.exposure``). A table watched over its
@@ -2355,16 +2378,19 @@ class Recogniser:
                 brighter = exposure.brighten(small, g)
                 frame = brighter if small is frame else exposure.brighten(frame, g)
                 small = brighter
-        if s < 1.0:
-            card_area = card_area * s * s if card_area else None
-            exclude = [e * s for e in exclude] if exclude else None
         # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
-        centre = None if roi is not None else (small.shape[1] / 2, small.shape[0] / 2)
-        quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
-        if s < 1.0:
-            quads = [Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
-                          q.face) for q in quads]
-        if centre is not None:
+        whole_image = roi is None
+        quads = self._find_at(frame, s, card_area, exclude, whole_image, any_surface, small)
+        if any_surface and card_area is None:
+            # the finder's kernels and limits are in pixels: cards it sees small (a webcam's picture, a table seen
+            # whole from far off) are looked for again at a size where they are not (``SMALL_CARD_SIDE``)
+            side = _median_short_side(quads, s)
+            if side is not None and side < SMALL_CARD_SIDE:
+                largest = MAX_FIND_UPSCALE * min(1.0, FIND_SIDE / max(frame.shape[:2]))
+                k = min(FIND_CARD_SIDE / side, largest / s)
+                again = self._find_at(frame, s * k, card_area, exclude, whole_image, any_surface)
+                quads = _second_look(quads, again)
+        if whole_image:
             quads = _upright_in_plane(quads, (frame.shape[1] / 2, frame.shape[0] / 2))
         first = self._first_cuts(frame, quads)
         for i, q in enumerate(quads):
@@ -2475,6 +2501,50 @@ def _seen_card(frame: np.ndarray, q: Quad) -> bool:
 # card lying across), where two opposite sides differ by ``ORIENT_OBLIQUE`` in the image (a view clearly oblique).
 # (desk_query q16, a seven of clubs seen about 60 degrees off, had been cut across, mirrored and squashed)
 ORIENT_OBLIQUE = 1.3
+
+
+def _resized(frame: np.ndarray, s: float) -> np.ndarray:
+    """``frame`` scaled by ``s`` for the finder."""
+    if s == 1.0:
+        return frame
+    # (bilinear sampling at a shrink of two or less: OpenCV's pixel-area averaging takes 10-12 ms of a 1920 x 1080
+    # frame there, bilinear 2, and its sharper edges found and read more of the development photos' cards:
+    # poker_table 201 / 133 -> 212 / 140; at a larger shrink it would alias, and area averaging is fast there)
+    how = cv2.INTER_LINEAR if s >= 0.5 else cv2.INTER_AREA
+    return cv2.resize(frame, None, fx=s, fy=s, interpolation=how)
+
+
+def _median_short_side(quads: list[Quad], s: float) -> float | None:
+    """The median short side, at the finder's scale ``s``, of the cards found whole (None: none was)."""
+    sides = [float(_row_lengths(q.pts[_NEXT] - q.pts).min()) * s for q in quads if q.whole > 0.9]
+    return float(np.median(sides)) if sides else None
+
+
+SAME_CARD_IOU = 0.5
+
+
+def _second_look(first: list[Quad], again: list[Quad]) -> list[Quad]:
+    """The outlines of a second look at a frame, enlarged (``again``), merged with the first look's (``first``).
+
+    Each look splits some cards the other joined, and outlines some cards' pips the other saw whole: an outline of
+    the second look that holds two or more cards the first found whole (``_held``: each 0.2-0.7 of it; a pair and
+    the gap between them), or is a part of a card the first found whole (``_part_of``), gives way to them (poker_table
+    at 640 px: 212 / 135 -> 214 / 137 found / read). The first look's cards where the second found none stay: a pale
+    table's faint card edges, spread over more pixels by the enlarging, can fall under the edge tests there. An
+    outline both looks found alike (one each, overlapping by ``SAME_CARD_IOU``) gets the first look's as its
+    alternative, read if its own is not read surely; only then (with every overlapping outline of the first look as
+    an alternative, poker_table shrunk to 800 px gave 24 wrong reads; so, none)."""
+    whole_first = [q for q in first if q.whole > 0.9]
+    kept = [a for a in again if len(_held(a, whole_first, 0.2, 0.7)) < 2
+            and not any(_part_of(a.pts, q.pts) for q in whole_first)]
+    out = []
+    for a in kept:
+        over = [q for q in first if _overlaps(q.pts, [a.pts])]
+        same = len(over) == 1 and _iou(over[0].pts, a.pts) >= SAME_CARD_IOU
+        if same and sum(_overlaps(over[0].pts, [b.pts]) for b in kept) == 1:
+            a = replace(a, alt=a.alt + (over[0].pts,))
+        out.append(a)
+    return out + [q for q in first if not _overlaps(q.pts, [a.pts for a in out])]
 
 
 def _upright_in_plane(quads: list[Quad], centre: tuple[float, float]) -> list[Quad]:
