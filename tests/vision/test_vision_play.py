@@ -225,6 +225,22 @@ def test_a_trick_played_in_a_dim_room_is_read_as_in_a_bright_one(tango, tango_de
     assert [e.kind for e in got if e.kind in ("unsure_card", "camera_moved", "mat_missing")] == []
 
 
+@pytest.mark.parametrize("switch", [60, 120])
+def test_a_lamp_switched_on_in_the_middle_of_a_trick_shows_no_card_twice_and_none_new(tango, tango_deck, switch):
+    """The room's light doubles while cards lie on the table (frame 60: as the second card is played; 120: between
+    the second and the third): the whole picture changes and is read again, but the cards already there are the
+    ones already seen (the detector's tracks), so every card is reported once, by the seat that played it."""
+    frames = [0]
+
+    def lamp(frame: np.ndarray) -> np.ndarray:
+        frames[0] += 1
+        return frame if frames[0] >= switch else (frame * 0.5).astype(np.uint8)
+
+    truth, got, _ = _play_trick(tango, tango_deck, lamp)
+    reported = [(e.seat, e.code) for e in got if e.kind in ("card_played", "unsure_card")]
+    assert reported == [(e.seat, e.code) for e in truth if e.kind == "play"]
+
+
 def test_a_lamp_switched_on_over_a_still_table_changes_the_gain_not_the_cards(tango_deck):
     """The light measured again on a still, unchanged table: brighter now, the gain goes back to 1 and the table as
     it is becomes the picture compared with, so no card is seen in the change of light."""
