@@ -253,3 +253,32 @@ def test_a_lamp_switched_on_over_a_still_table_changes_the_gain_not_the_cards(ta
         events += det.feed(f)
     assert det._gain == pytest.approx(1.0)
     assert [e.kind for e in events if e.kind in ("card_played", "unsure_card")] == []
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (640, 360), (160, 90)])
+def test_the_small_copy_is_the_area_mean_of_a_frame_that_halves_to_it(size):
+    """``play.shrink`` halves before it averages (faster); where the frame halves exactly to ``SMALL`` (a 16:9
+    camera at 1280, 1920 or 640), the picture is the one area averaging gives, to a level."""
+    import cv2
+
+    rng = np.random.default_rng(3)
+    w, h = size
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (h, w, 3), dtype=np.uint8), (0, 0), 1.0)
+    frame[h // 4 : h // 2, w // 3 : w // 2] = 250  # a card's sharp white edge
+    want = cv2.resize(frame, play.SMALL, interpolation=cv2.INTER_AREA).astype(int)
+    assert int(np.abs(play.shrink(frame).astype(int) - want).max()) <= 1
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1024, 576), (800, 600)])
+def test_the_small_copy_of_any_other_frame_is_its_mean_where_the_picture_is_smooth(size):
+    """At other sizes the halvings sample a little off the pixel grid: a card's edge lands a fraction of a small
+    pixel elsewhere, the same in every frame (what the detector compares), and a smooth picture is unchanged."""
+    import cv2
+
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    frame = np.repeat((60 + 120 * xx / w + 40 * yy / h)[..., None], 3, axis=2)
+    frame[h // 4 : h // 2, w // 3 : w // 2] = 250
+    frame = cv2.GaussianBlur(frame, (0, 0), w / 60).astype(np.uint8)  # edges as soft as a pixel of the small copy
+    want = cv2.resize(frame, play.SMALL, interpolation=cv2.INTER_AREA).astype(int)
+    assert int(np.abs(play.shrink(frame).astype(int) - want).max()) <= 2
