@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import exposure
+from vision import exposure, resample
 from vision import mat as matlib
 from vision import recognise as rc
 
@@ -26,15 +26,12 @@ SMALL = (160, 90)
 
 
 def shrink(frame: np.ndarray) -> np.ndarray:
-    """``frame`` at ``SMALL``, each pixel the mean of those it covers: halved bilinearly while it is four times as wide
-    or more (a bilinear halving is the mean of each 2 x 2 block), then averaged by area. Where the frame halves
-    exactly to ``SMALL`` (1280 x 720, 1920 x 1080) the picture is one area averaging's, to a level; elsewhere a sharp
-    edge lands a fraction of a small pixel apart, alike in every frame. Every frame pays it, and OpenCV's area
-    averaging is slow from most sizes: 0.52 against 1.68 ms at 1280 x 720, 1.17 against 5.04 at 1366 x 768; the
-    held-out decks' play videos (``cardref vision bench --skip-accuracy``) 2.37 -> 1.09 ms a frame, the same reads."""
-    while frame.shape[1] >= 4 * SMALL[0] and frame.shape[0] >= 4 * SMALL[1]:
-        frame = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(frame, SMALL, interpolation=cv2.INTER_AREA)
+    """``frame`` at ``SMALL``, each pixel the mean of those it covers (``resample.shrink``: halvings, then an area
+    averaging). Where the frame halves exactly to ``SMALL`` (1280 x 720, 1920 x 1080) the picture is one area
+    averaging's, to a level; elsewhere a sharp edge lands a fraction of a small pixel apart, alike in every frame.
+    Every frame pays it: 0.52 against 1.68 ms at 1280 x 720, 1.17 against 5.04 at 1366 x 768; the held-out decks'
+    play videos (``cardref vision bench --skip-accuracy``) 2.37 -> 1.09 ms a frame, the same reads."""
+    return resample.shrink(frame, SMALL)
 
 
 @dataclass
