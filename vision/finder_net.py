@@ -19,7 +19,6 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision import resample
 from vision.index_net import load_onnx
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "finder_net.onnx")
@@ -52,10 +51,7 @@ class FinderNet:
         h, w = frame.shape[:2]
         s = NET_SIDE / max(h, w)
         nw, nh = max(1, round(w * s)), max(1, round(h * s))
-        if s < 1.0:
-            small = resample.shrink(frame, (nw, nh))  # (the means an area averaging gives, a third faster)
-        else:
-            small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
         pw, ph = -nw % STRIDE, -nh % STRIDE
         if pw or ph:
             small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)

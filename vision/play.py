@@ -27,11 +27,11 @@ SMALL = (160, 90)
 
 def shrink(frame: np.ndarray) -> np.ndarray:
     """``frame`` at ``SMALL``, each pixel the mean of those it covers (``resample.shrink``: halvings, then an area
-    averaging). Where the frame halves exactly to ``SMALL`` (1280 x 720, 1920 x 1080) the picture is one area
-    averaging's, to a level; elsewhere a sharp edge lands a fraction of a small pixel apart, alike in every frame.
-    Every frame pays it: 0.52 against 1.68 ms at 1280 x 720, 1.17 against 5.04 at 1366 x 768; the held-out decks'
-    play videos (``cardref vision bench --skip-accuracy``) 2.37 -> 1.09 ms a frame, the same reads."""
-    return resample.shrink(frame, SMALL)
+    averaging by two to four). Where the frame halves exactly to ``SMALL`` (1280 x 720, 1920 x 1080) the picture is
+    one area averaging's, to a level; elsewhere a sharp edge lands a fraction of a small pixel apart, alike in every
+    frame. Every frame pays it: 0.52 against 1.68 ms at 1280 x 720, 1.17 against 5.04 at 1366 x 768; the held-out
+    decks' play videos (``cardref vision bench --skip-accuracy``) 2.37 -> 1.09 ms a frame, the same reads."""
+    return resample.shrink(frame, SMALL, halve_from=4.0)
 
 
 @dataclass
