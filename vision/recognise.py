@@ -2537,8 +2537,8 @@ def _second_look(first: list[Quad], again: list[Quad]) -> list[Quad]:
     at 640 px: 212 / 135 -> 214 / 137 found / read). The first look's cards where the second found none stay: a pale
     table's faint card edges, spread over more pixels by the enlarging, can fall under the edge tests there. An
     outline both looks found alike (one each, overlapping by ``SAME_CARD_IOU``) gets the first look's as its
-    alternative, read if its own is not read surely; only then (with every overlapping outline of the first look as
-    an alternative, poker_table shrunk to 800 px gave 24 wrong reads; so, none)."""
+    alternative, read if its own is not read surely - only then: with every overlapping outline of the first look as
+    an alternative, poker_table shrunk to 800 px gave 24 wrong reads (so, none)."""
     whole_first = [q for q in first if q.whole > 0.9]
     kept = [a for a in again if len(_held(a, whole_first, 0.2, 0.7)) < 2
             and not any(_part_of(a.pts, q.pts) for q in whole_first)]
