@@ -321,14 +321,16 @@ def timing(decks_root: str, frames: int = 60) -> dict:
 
 
 def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None = None, seats: int = 4,
-            progress: Callable[[str], None] | None = None, light: float = 1.0) -> dict:
+            progress: Callable[[str], None] | None = None, light: float = 1.0, scale: float = 1.0) -> dict:
     """Play detection on synthetic videos of the held-out decks: events found, wrong, and the delay from the frame
     where the card lies still (the hand gone) to the frame of the decision, at 30 frames/s.
 
     Per deck two videos of ``tricks_per_video`` tricks of ``seats`` cards (on that mat): one played to the centre
     (the seat from the turn), one to the seat zones. ``not_read`` lists every card not read right (unsure, missed,
     wrong) with the frames, to look at with ``synth.play_video`` and the same seed. ``light`` below 1: every frame's
-    levels multiplied by it, with sensor noise (a dim room), before the detector gets it (and its clock starts)."""
+    levels multiplied by it, with sensor noise (a dim room), before the detector gets it (and its clock starts).
+    ``scale``: every 1280 x 720 frame resized by it first (1.5: a 1080p camera; 0.8: 1024 x 576), also before the
+    clock starts."""
     from vision import play
 
     cv2.setNumThreads(1)
@@ -363,6 +365,9 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
                 for e in evs:
                     if e.kind == "play":
                         turn[0] = e.seat
+                if scale != 1.0:
+                    frame = cv2.resize(frame, None, fx=scale, fy=scale,
+                                       interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
                 if light != 1.0:
                     frame = np.clip(frame * light + noise.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
                 t = time.perf_counter()

@@ -2347,21 +2347,6 @@ class Recogniser:
             r.quad = r.quad + np.array([ox, oy], np.float32)
         return reads
 
-    def _find_at(self, frame: np.ndarray, s: float, card_area: float | None, exclude: list[np.ndarray] | None,
-                 whole_image: bool, any_surface: bool, small: np.ndarray | None = None) -> list[Quad]:
-        """The cards ``find_cards`` outlines in ``frame`` resized by ``s`` (``small``, when the caller has it), in
-        ``frame``'s pixels."""
-        small = _resized(frame, s) if small is None else small
-        if s != 1.0:
-            card_area = card_area * s * s if card_area else None
-            exclude = [e * s for e in exclude] if exclude else None
-        centre = (small.shape[1] / 2, small.shape[0] / 2) if whole_image else None
-        quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
-        if s != 1.0:
-            quads = [Quad((q.pts / s).astype(np.float32), q.whole, tuple((a / s).astype(np.float32) for a in q.alt),
-                          q.face) for q in quads]
-        return quads
-
     def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None,
                   roi: tuple[int, int, int, int] | None = None, any_surface: bool = True) -> list[Read]:
         reads = []
@@ -2380,15 +2365,15 @@ class Recogniser:
                 small = brighter
         # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
         whole_image = roi is None
-        quads = self._find_at(frame, s, card_area, exclude, whole_image, any_surface, small)
+        quads = _find_scaled(frame, s, card_area, exclude, whole_image, any_surface, small)
         if any_surface and card_area is None:
             # the finder's kernels and limits are in pixels: cards it sees small (a webcam's picture, a table seen
             # whole from far off) are looked for again at a size where they are not (``SMALL_CARD_SIDE``)
             side = _median_short_side(quads, s)
             if side is not None and side < SMALL_CARD_SIDE:
-                largest = MAX_FIND_UPSCALE * min(1.0, FIND_SIDE / max(frame.shape[:2]))
-                k = min(FIND_CARD_SIDE / side, largest / s)
-                again = self._find_at(frame, s * k, card_area, exclude, whole_image, any_surface)
+                # (s is the frame's shrink to FIND_SIDE, so s * k stays within MAX_FIND_UPSCALE of both)
+                k = min(FIND_CARD_SIDE / side, MAX_FIND_UPSCALE)
+                again = _find_scaled(frame, s * k, card_area, exclude, whole_image, any_surface)
                 quads = _second_look(quads, again)
         if whole_image:
             quads = _upright_in_plane(quads, (frame.shape[1] / 2, frame.shape[0] / 2))
@@ -2503,6 +2488,22 @@ def _seen_card(frame: np.ndarray, q: Quad) -> bool:
 ORIENT_OBLIQUE = 1.3
 
 
+def _find_scaled(frame: np.ndarray, s: float, card_area: float | None, exclude: list[np.ndarray] | None,
+                 whole_image: bool, any_surface: bool, small: np.ndarray | None = None) -> list[Quad]:
+    """The cards ``find_cards`` outlines in ``frame`` resized by ``s`` (``small``, when the caller has it), in
+    ``frame``'s pixels."""
+    small = _resized(frame, s) if small is None else small
+    if s != 1.0:
+        card_area = card_area * s * s if card_area else None
+        exclude = [e * s for e in exclude] if exclude else None
+    centre = (small.shape[1] / 2, small.shape[0] / 2) if whole_image else None
+    quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
+    if s == 1.0:
+        return quads
+    return [replace(q, pts=(q.pts / s).astype(np.float32), alt=tuple((a / s).astype(np.float32) for a in q.alt))
+            for q in quads]
+
+
 def _resized(frame: np.ndarray, s: float) -> np.ndarray:
     """``frame`` scaled by ``s`` for the finder."""
     if s == 1.0:
@@ -2515,8 +2516,7 @@ def _resized(frame: np.ndarray, s: float) -> np.ndarray:
     # (a larger shrink, a phone's photo: halvings, then area averaging - the means one area averaging gives, a 4000 x
     # 3000 photo in 43 ms where it took 86; poker_table enlarged to 4800 px found / read 221 / 163 with one area
     # averaging, 224 / 164 so, 221 / 162 with a bilinear last step, 13 ms)
-    size = (round(frame.shape[1] * s), round(frame.shape[0] * s))
-    return resample.shrink(frame, size, last=cv2.INTER_AREA)
+    return resample.shrink(frame, (round(frame.shape[1] * s), round(frame.shape[0] * s)))
 
 
 def _median_short_side(quads: list[Quad], s: float) -> float | None:

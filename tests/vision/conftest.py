@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 DECKS = Path(__file__).resolve().parents[3] / "shared" / "decks"
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 
 
 @pytest.fixture(scope="session")
@@ -39,3 +40,23 @@ def tuning_templates(decks_dir):
         images = synth.load_deck(str(decks_dir / name))
         src[name] = [(c, recognise.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
     return glyphs.build_templates(src)
+
+
+@pytest.fixture(scope="session")
+def poker_photo():
+    """``poker_photo(name, side)``: a development poker_table photo shrunk to ``side`` px and its labelled codes (a
+    ``Counter``); the test is skipped where the development photos are not here."""
+    from collections import Counter
+
+    from tools import photo_bench as pb
+
+    folder = PHOTOS / "poker_table" / "train"
+    if not folder.is_dir():
+        pytest.skip("the development photos ../shared/photos/poker_table are not here")
+    photos = {Path(p.path).name: p for p in pb.from_poker_csv(str(folder)).photos}
+
+    def load(name: str, side: int):
+        img, _ = pb.load_photo(str(folder / name), side)
+        return img, Counter(photos[name].codes)
+
+    return load

@@ -1,14 +1,11 @@
 """A photograph exposed too dark is brightened before its cards are looked for (``vision.exposure``)."""
 
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision import exposure
-
-PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 
 
 def _table(card_white: int, table: int = 60) -> np.ndarray:
@@ -43,18 +40,13 @@ def test_brightening_saturates_instead_of_wrapping():
 
 
 @pytest.mark.parametrize("name", ["train_10.jpg", "train_13.jpg"])
-def test_a_pale_table_photographed_in_a_dim_room_is_read_as_in_a_bright_one(name):
+def test_a_pale_table_photographed_in_a_dim_room_is_read_as_in_a_bright_one(name, poker_photo):
     """poker_table's photo with every level scaled to 0.45 (a dim room, or an exposure set for something brighter):
     before, no card of either photo was read (the finder's absolute tests lost them); brightened first, as many are
     read as from the photo itself, none wrong."""
-    from tools import photo_bench as pb
     from vision.recognise import Recogniser
 
-    path = PHOTOS / "poker_table" / "train" / name
-    if not path.exists():
-        pytest.skip("the development photos ../shared/photos/poker_table are not here")
-    truth = Counter(next(p for p in pb.from_poker_csv(str(path.parent)).photos if p.path.endswith(name)).codes)
-    img, _ = pb.load_photo(str(path), 1920)
+    img, truth = poker_photo(name, 1920)
     dim = (img.astype(np.float32) * 0.45 + 0.5).astype(np.uint8)
     rec = Recogniser()
     bright = Counter(r.code for r in rec.identify(img) if r.code)

@@ -2,25 +2,11 @@
 (``Recogniser._identify``, ``SMALL_CARD_SIDE``)."""
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 
-
-def _photo(name: str, side: int):
-    from tools import photo_bench as pb
-
-    path = PHOTOS / "poker_table" / "train" / name
-    if not path.exists():
-        pytest.skip("the development photos ../shared/photos/poker_table are not here")
-    truth = Counter(next(p for p in pb.from_poker_csv(str(path.parent)).photos if p.path.endswith(name)).codes)
-    img, _ = pb.load_photo(str(path), side)
-    return img, truth
-
-
-def test_a_table_photographed_at_640_pixels_is_read_nearly_as_at_full_size():
+def test_a_table_photographed_at_640_pixels_is_read_nearly_as_at_full_size(poker_photo):
     """poker_table's photos shrunk to 640 px wide (their cards 40-45 px across, as a webcam sees a whole table):
     before, 9 of these three photos' 39 cards were read (the finder joined neighbours on the pale table and lost
     faint edges); looked for again at 1.6 times the size, 26, as many as at full size, none wrong."""
@@ -29,7 +15,7 @@ def test_a_table_photographed_at_640_pixels_is_read_nearly_as_at_full_size():
     rec = Recogniser()
     read = 0
     for name in ("train_03.jpg", "train_18.jpg", "train_25.jpg"):
-        img, truth = _photo(name, 640)
+        img, truth = poker_photo(name, 640)
         assert max(img.shape[:2]) == 640
         got = Counter(r.code for r in rec.identify(img) if r.code)
         assert not got - truth, name
@@ -42,33 +28,33 @@ def _scales_looked_at(monkeypatch: pytest.MonkeyPatch, img) -> list[float]:
     import vision.recognise as rc
 
     scales = []
-    real = rc.Recogniser._find_at
+    real = rc._find_scaled
 
-    def spy(self, frame, s, *args, **kwargs):
+    def spy(frame, s, *args, **kwargs):
         scales.append(s)
-        return real(self, frame, s, *args, **kwargs)
+        return real(frame, s, *args, **kwargs)
 
-    monkeypatch.setattr(rc.Recogniser, "_find_at", spy)
+    monkeypatch.setattr(rc, "_find_scaled", spy)
     rc.Recogniser().identify(img)
     return scales
 
 
-def test_cards_of_a_usual_size_are_looked_for_once(monkeypatch):
+def test_cards_of_a_usual_size_are_looked_for_once(monkeypatch, poker_photo):
     """At full size the cards are 85 px across in the finder's picture: no second look (it costs a whole finding)."""
     from vision.recognise import FIND_SIDE
 
-    img, _ = _photo("train_24.jpg", 1920)
+    img, _ = poker_photo("train_24.jpg", 1920)
     assert _scales_looked_at(monkeypatch, img) == [pytest.approx(FIND_SIDE / 1920)]
 
 
 @pytest.mark.parametrize("side", [640, 800])
-def test_small_cards_are_looked_for_again_enlarged_no_more_than_allowed(monkeypatch, side):
+def test_small_cards_are_looked_for_again_enlarged_no_more_than_allowed(monkeypatch, side, poker_photo):
     """A picture is enlarged at most ``MAX_FIND_UPSCALE`` (1.6) times: beyond it a webcam's noise and JPEG blocks,
     enlarged too, cut a pale table's faint card edges apart (poker_table train_06 as ``tools.photo_bench``'s webcam
     alteration leaves it: 11 outlines at 1.6 times, 3 at twice)."""
     from vision.recognise import MAX_FIND_UPSCALE
 
-    img, _ = _photo("train_24.jpg", side)
+    img, _ = poker_photo("train_24.jpg", side)
     scales = _scales_looked_at(monkeypatch, img)
     assert scales[0] == 1.0
     assert len(scales) == 2 and 1.2 < scales[1] <= MAX_FIND_UPSCALE
