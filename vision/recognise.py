@@ -1324,14 +1324,19 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     # is the same card, seen by the network with less confidence: a small card far off in a phone's photo) - but an
     # outline of this frame's card size stays when what the network found on it is no card's size: a piece of a
     # court's picture, which is then dropped as a part of it (a lone plastic JH, face 0.59, gave way to a fifth of
-    # itself, scene 500024)
+    # itself, scene 500024). An outline of another size stays too when all the network found on it lies partly
+    # covered (whole < 0.9): a card on a sheet of paper is a whole card, the pieces of a court's picture are not. The
+    # frame's card size is a median, and cards nearer the camera or of a pile's top are larger: lone courts whose
+    # picture fills the card (aisleriot's guyenne-classic, 1.6 times that median and face 0.38) gave way to a piece
+    # of their picture (whole 0.68) and were not found (scenes 500013, 500020)
     kept = []
     pieces: set[int] = set()
     for (k, o), f in zip(out, support, strict=True):
         on = [j for j, (_, a) in enumerate(added)
               if cv2.contourArea(a.pts) < cv2.contourArea(o.pts) / 1.5 and _overlaps(o.pts, [a.pts])]
         if f < NET_NOT_CARD and on:
-            if not _card_sized(o.pts, card_area) or any(_card_sized(added[j][1].pts, card_area) for j in on):
+            if ((not _card_sized(o.pts, card_area) and any(added[j][1].whole >= 0.9 for j in on))
+                    or any(_card_sized(added[j][1].pts, card_area) for j in on)):
                 continue
             pieces |= {j for j in on if _part_of(added[j][1].pts, o.pts, card_area)}
         o.face = f

@@ -320,3 +320,27 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
     rec = recognise.Recogniser(enrolled)
     r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
     assert r.code == "QC", r
+
+
+@pytest.mark.parametrize("seed,code", [(500013, "QS"), (500020, "QC")])
+def test_a_lone_court_whose_picture_fills_the_card_is_found(tmp_path, seed, code):
+    # aisleriot's guyenne-classic: the courts' pictures fill the card up to a thin white margin, so the finder network
+    # sees little card face in them (0.3-0.4) and finds a piece of the picture (whole 0.68). The views' outline of the
+    # card, edged on every side, is larger than the median of the frame's cards (1.3-1.6 times, nearer the camera) and
+    # had given way to that piece: the court was not found at all. A piece partly covered is no card lying on it
+    import shutil
+
+    from tools import aisleriot
+    from vision import deck as decklib
+
+    if shutil.which("rsvg-convert") is None or "guyenne-classic" not in aisleriot.themes():
+        pytest.skip("needs Debian's librsvg2-bin and gnome-cards-data (the guyenne-classic theme)")
+    deck_dir = tmp_path / "guyenne-classic"
+    aisleriot.write_deck("guyenne-classic", str(deck_dir))
+    scene = synth.random_scene(synth.load_deck(str(deck_dir)), seed, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+    quads = recognise.find_cards(scene.image, centre=(640, 360))
+    assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
+    rec = recognise.Recogniser(decklib.enroll_dir(str(deck_dir)))
+    r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+    assert r.code == code, r
