@@ -359,8 +359,14 @@ class PlayDetector:
         pale = rc.rim_pale(rc.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
         rec = self.recogniser
         label, score, margin = rec.read_card(rc.rectify_for_reading(frame, quad))
-        if label in ("back", "?"):
-            return None  # a face-down card or nothing read: left to the reads of the whole picture
+        if label == "back":
+            return None  # a face-down card: left to the reads of the whole picture
+        if label == "?":
+            # the generic reader saw no index on it: a face laid there (its pale margin) is a card the camera cannot
+            # name - a joker, which the generic mode never names, or a design unlike any it knows - and is played
+            # unsure; the whole picture's reads drop such an outline (they vouch only for what a reader names), and
+            # a joker played at a Bid Whist table went unseen
+            return rc.Read(None, label, 0.0, 0.0, quad, whole=1.0) if pale else None
         joker = label in ("BJ", "LJ")
         ok = rec.threshold.accept(score, margin)
         if not pale and not ok:
@@ -427,7 +433,12 @@ class PlayDetector:
             elif code is not None:
                 events.append(Event("card_played", self.frame_no, seat, code, r.confidence, corners))
             elif r.whole > 0.9 or r.joker:
-                why = "a joker, unsure which" if r.joker else f"reads {[str(x.label) for x in cl]}"
+                if r.joker:
+                    why = "a joker, unsure which"
+                elif all(x.label == "?" for x in cl):
+                    why = "no index read on this face (a joker, or a design the camera does not know)"
+                else:
+                    why = f"reads {[str(x.label) for x in cl]}"
                 events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners, why))
             else:
                 continue  # a covered edge of a card below: not a new card

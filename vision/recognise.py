@@ -2423,8 +2423,11 @@ class Recogniser:
                     continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if ok or score > 0.5 or (self.glyphs is not None and label != "?") or _seen_card(frame, q):
-                # (else it matches no card at all, and no view but the reader's vouches for a card there)
+            if (ok or score > 0.5 or (self.glyphs is not None and label != "?") or _seen_card(frame, q)
+                    or (not any_surface and q.whole >= 0.95 and _card_sized(q.pts, card_area))):
+                # (else it matches no card at all, and no view but the reader's vouches for a card there - but on
+                # the mat a pale outline, whole and of the calibrated card's size, is a face: a joker, which the
+                # generic mode never names, played where no single change outlined it had gone unseen)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return reads
 
