@@ -293,8 +293,8 @@ def test_a_joker_played_to_a_generic_camera_is_an_unsure_card_at_its_seat(decks_
     images = synth.load_deck(str(decks_dir / design))
     tricks = [[(0, "7H"), (1, "BJ"), (2, "2C"), (3, "LJ")], [(0, "LJ"), (1, "9S"), (2, "BJ"), (3, "3D")]]
     for seed, trick in zip((4, 5), tricks, strict=True):
-        turn = [None]
-        det = play.PlayDetector(recognise.Recogniser(None), turn=lambda: turn[0])
+        turn: list[int | None] = [None]
+        det = play.PlayDetector(recognise.Recogniser(None), turn=lambda t=turn: t[0])
         got = []
         for frame, evs in synth.play_video(images, [trick], seed=seed, to_centre=to_centre):
             for e in evs:
