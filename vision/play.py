@@ -411,7 +411,16 @@ class PlayDetector:
             r = cl[-1]
             # the same outline with the same best guess is a card already known; a different guess on the same spot
             # is a new card laid squarely on it
-            if any(rc._iou(t.quad, r.quad) > 0.7 and t.label == r.label for t in self._tracks):
+            on_track = [t for t in self._tracks if rc._iou(t.quad, r.quad) > 0.7]
+            if any(t.label == r.label for t in on_track):
+                continue
+            if on_track and all(x.code is None for x in cl) and not (
+                    self._new_quad is not None and rc._iou(self._new_quad, r.quad) > 0.7):
+                # an unsure guess on a known card's spot, where no single card's change was outlined, is that card
+                # seen worse, not a new one: the camera shaken or refocusing blurs the whole table, and an unread
+                # joker (label '?') and a nine of spades were guessed AH and TS on blurred frames and played twice,
+                # unsure, at seats that had played (a generic camera, drawn bellot, seed 5). A card laid squarely on
+                # another changes that card's outline, which is then outlined
                 continue
             if self._covered_by_card(changed, r.quad) < 0.5:
                 continue  # not where the table changed: an old card seen anew (e.g. uncovered), not a play

@@ -301,7 +301,10 @@ def test_a_joker_played_to_a_generic_camera_is_an_unsure_card_at_its_seat(decks_
                 if e.kind == "play":
                     turn[0] = e.seat
             got += det.feed(frame)
-        named = [(g.seat, g.code) for g in got if g.kind == "card_played"]
-        assert named == [(seat, code) for seat, code in trick if code not in ("BJ", "LJ")], (seed, named)
-        unread = [g.seat for g in got if g.kind == "unsure_card" and "no index read" in g.detail]
-        assert unread == [seat for seat, code in trick if code in ("BJ", "LJ")], (seed, unread)
+        # every play once, in order, by its seat: the jokers unsure, nothing else (a camera blurring the table
+        # while a hand came in had played the joker and the nine of spades again, unsure, at their seats: bellot,
+        # seed 5, the seats' zones)
+        plays = [(g.kind, g.seat, g.code) for g in got if g.kind in ("card_played", "unsure_card")]
+        assert plays == [("unsure_card", seat, None) if code in ("BJ", "LJ") else ("card_played", seat, code)
+                         for seat, code in trick], (seed, plays)
+        assert all("no index read" in g.detail for g in got if g.kind == "unsure_card")
