@@ -364,8 +364,7 @@ class PlayDetector:
         if label == "?":
             # the generic reader saw no index on it: a face laid there (its pale margin) is a card the camera cannot
             # name - a joker, which the generic mode never names, or a design unlike any it knows - and is played
-            # unsure; the whole picture's reads drop such an outline (they vouch only for what a reader names), and
-            # a joker played at a Bid Whist table went unseen
+            # unsure (returning nothing here, a joker played at a Bid Whist table had gone unseen)
             return rc.Read(None, label, 0.0, 0.0, quad, whole=1.0) if pale else None
         joker = label in ("BJ", "LJ")
         ok = rec.threshold.accept(score, margin)
