@@ -441,17 +441,22 @@ class PlayDetector:
             elif code is not None:
                 events.append(Event("card_played", self.frame_no, seat, code, r.confidence, corners))
             elif r.whole > 0.9 or r.joker:
-                if r.joker:
-                    why = "a joker, unsure which"
-                elif all(x.label == "?" for x in cl):
-                    why = "no index read on this face (a joker, or a design the camera does not know)"
-                else:
-                    why = f"reads {[str(x.label) for x in cl]}"
-                events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners, why))
+                events.append(Event("unsure_card", self.frame_no, seat, None, r.confidence, corners,
+                                    _unsure_why(r, cl)))
             else:
                 continue  # a covered edge of a card below: not a new card
             self._tracks.append(_Track(r.quad, code, seat, centre, r.label))
         return events
+
+
+def _unsure_why(r: rc.Read, cluster: list[rc.Read]) -> str:
+    """What the director is told of a new card left unsure, read as ``cluster`` on the ballots' frames (``r`` the
+    one reported)."""
+    if r.joker:
+        return "a joker, unsure which"
+    if all(x.label == "?" for x in cluster):
+        return "no index read on this face (a joker, or a design the camera does not know)"
+    return f"reads {[str(x.label) for x in cluster]}"
 
 
 def open_stream(source: str) -> object:

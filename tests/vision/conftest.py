@@ -60,3 +60,26 @@ def poker_photo():
         return img, Counter(photos[name].codes)
 
     return load
+
+
+@pytest.fixture(scope="session")
+def aisleriot_deck(tmp_path_factory):
+    """``aisleriot_deck(name)``: the folder of Debian's aisleriot theme ``name`` rendered to one PNG per card, made
+    once per session; the test is skipped where the theme or its renderer (librsvg2-bin, gnome-cards-data) is not
+    installed."""
+    import shutil
+
+    from tools import aisleriot
+
+    made: dict[str, Path] = {}
+
+    def deck(name: str) -> Path:
+        if name not in made:
+            if shutil.which("rsvg-convert") is None or name not in aisleriot.themes():
+                pytest.skip(f"needs Debian's librsvg2-bin and gnome-cards-data (the {name} theme)")
+            out = tmp_path_factory.mktemp("aisleriot") / name
+            aisleriot.write_deck(name, str(out))
+            made[name] = out
+        return made[name]
+
+    return deck

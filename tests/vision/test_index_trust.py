@@ -4,12 +4,11 @@ read by its own templates alone, where the network's veto had left most of its r
 
 import copy
 import json
-import shutil
 
 import numpy as np
 import pytest
 
-from tools import aisleriot, synth
+from tools import synth
 from vision import deck as decklib
 from vision import recognise
 
@@ -17,12 +16,8 @@ CODES = ["3S", "5D", "2S", "4D", "6S", "QH"]
 
 
 @pytest.fixture(scope="module")
-def swiss(tmp_path_factory):
-    if shutil.which("rsvg-convert") is None or "swiss-xvii" not in aisleriot.themes():
-        pytest.skip("needs Debian's librsvg2-bin and gnome-cards-data (the swiss-xvii theme)")
-    out = tmp_path_factory.mktemp("swiss") / "swiss-xvii"
-    aisleriot.write_deck("swiss-xvii", str(out))
-    return synth.load_deck(str(out))
+def swiss(aisleriot_deck):
+    return synth.load_deck(str(aisleriot_deck("swiss-xvii")))
 
 
 def _named(deck: decklib.Deck, images: dict[str, np.ndarray]) -> tuple[set[str], set[str]]:

@@ -288,8 +288,8 @@ def test_the_small_copy_of_any_other_frame_is_its_mean_where_the_picture_is_smoo
 @pytest.mark.parametrize("to_centre", [True, False])
 def test_a_joker_played_to_a_generic_camera_is_an_unsure_card_at_its_seat(decks_dir, design, to_centre):
     """The generic mode never names a joker: a joker played is an unsure card, by the seat that played it, for the
-    director to name (Bid Whist plays with both jokers). It had gone unseen - the reader saw no index on it, and an
-    outline nothing reads was dropped - in every one of 40 such plays of the five drawn tuning decks."""
+    director to name (Bid Whist plays with both jokers). Each of these 16 joker plays had gone unseen: the reader saw
+    no index on it, and an outline nothing reads was dropped."""
     images = synth.load_deck(str(decks_dir / design))
     tricks = [[(0, "7H"), (1, "BJ"), (2, "2C"), (3, "LJ")], [(0, "LJ"), (1, "9S"), (2, "BJ"), (3, "3D")]]
     for seed, trick in zip((4, 5), tricks, strict=True):

@@ -288,18 +288,11 @@ def test_a_card_the_templates_and_the_network_both_name_is_read(decks_dir):
     assert r is not None and r.code is None and r.label == "4C", r
 
 
-def test_a_square_marker_does_not_set_the_size_of_the_cards_to_split(tmp_path):
+def test_a_square_marker_does_not_set_the_size_of_the_cards_to_split(aisleriot_deck):
     # aisleriot's dondorf, scene 500029: a lone two of diamonds (outlined whole at 0.87) lies near a mat marker the
     # views outline whole at 85 x 86 px. Taken as the size of a card there, the two of diamonds' region was "two
     # cards" and was split in two (IoU 0.57 and 0.58). Only outlines of a card's shape tell the card's size
-    import shutil
-
-    from tools import aisleriot
-
-    if shutil.which("rsvg-convert") is None or "dondorf" not in aisleriot.themes():
-        pytest.skip("needs Debian's librsvg2-bin and gnome-cards-data (the dondorf theme)")
-    aisleriot.write_deck("dondorf", str(tmp_path / "dondorf"))
-    scene = synth.random_scene(synth.load_deck(str(tmp_path / "dondorf")), 500029, n_cards=7)
+    scene = synth.random_scene(synth.load_deck(str(aisleriot_deck("dondorf"))), 500029, n_cards=7)
     truth = next(c for c in scene.cards if c.code == "2D").quad.astype(np.float32)
     quads = recognise.find_cards(scene.image, centre=(640, 360))
     assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
@@ -322,25 +315,26 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
     assert r.code == "QC", r
 
 
+@pytest.fixture(scope="module")
+def guyenne(aisleriot_deck):
+    """aisleriot's guyenne-classic: its card images and the deck enrolled from them."""
+    from vision import deck as decklib
+
+    folder = str(aisleriot_deck("guyenne-classic"))
+    return synth.load_deck(folder), decklib.enroll_dir(folder)
+
+
 @pytest.mark.parametrize("seed,code", [(500013, "QS"), (500020, "QC")])
-def test_a_lone_court_whose_picture_fills_the_card_is_found(tmp_path, seed, code):
+def test_a_lone_court_whose_picture_fills_the_card_is_found(guyenne, seed, code):
     # aisleriot's guyenne-classic: the courts' pictures fill the card up to a thin white margin, so the finder network
     # sees little card face in them (0.3-0.4) and finds a piece of the picture (whole 0.68). The views' outline of the
     # card, edged on every side, is larger than the median of the frame's cards (1.3-1.6 times, nearer the camera) and
     # had given way to that piece: the court was not found at all. A piece partly covered is no card lying on it
-    import shutil
-
-    from tools import aisleriot
-    from vision import deck as decklib
-
-    if shutil.which("rsvg-convert") is None or "guyenne-classic" not in aisleriot.themes():
-        pytest.skip("needs Debian's librsvg2-bin and gnome-cards-data (the guyenne-classic theme)")
-    deck_dir = tmp_path / "guyenne-classic"
-    aisleriot.write_deck("guyenne-classic", str(deck_dir))
-    scene = synth.random_scene(synth.load_deck(str(deck_dir)), seed, n_cards=7)
+    images, enrolled = guyenne
+    scene = synth.random_scene(images, seed, n_cards=7)
     truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
     quads = recognise.find_cards(scene.image, centre=(640, 360))
     assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
-    rec = recognise.Recogniser(decklib.enroll_dir(str(deck_dir)))
+    rec = recognise.Recogniser(enrolled)
     r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
     assert r.code == code, r
