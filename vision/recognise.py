@@ -1187,7 +1187,9 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         # an outline along three or four edges of the frame is the frame itself (a pale table filling the view,
         # 4:3 and so card-shaped), never a card; taken for one it swallowed the cards lying on it as its parts
         cands = [(k, q) for k, q in cands if not _along_border(q.pts, frame.shape[1], frame.shape[0], sides=3)]
-    cands = _drop_parts_of_cards(cands, frame if any_surface else None, mask if any_surface else None)
+    finder = _finder(FINDER_PATH) if any_surface and learned else None
+    maps = finder.maps(frame) if finder is not None else None
+    cands = _drop_parts_of_cards(cands, frame if any_surface else None, mask if any_surface else None, maps)
     if any_surface:
         cands = _edged_outline_first(frame, cands)
     out = _best_apart(cands)
@@ -1197,8 +1199,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame, shapes))
             out = _cards_from_corners(out, unions, paleness, min_side, centre, shapes)
-    if any_surface and learned:
-        out = _add_net_cards(out, frame, paleness, min_side, centre)
+    if maps is not None:
+        out = _add_net_cards(out, frame, paleness, min_side, centre, maps)
     return [q for _, q in out]
 
 
@@ -1257,7 +1259,8 @@ def _edged_inside(frame: np.ndarray, q: Quad, w: Quad, weakest: dict[int, float]
 
 
 def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.ndarray, min_side: float,
-                   centre: tuple[float, float] | None) -> list[tuple[float, Quad]]:
+                   centre: tuple[float, float] | None,
+                   maps: tuple[np.ndarray, np.ndarray, float]) -> list[tuple[float, Quad]]:
     """``out`` (the hand-drawn views' outlines) with the learned finder's cards where those views saw none.
 
     Where both saw a card the hand-drawn views' outline is kept (on the development photos the network's outlines
@@ -1267,11 +1270,8 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     the network's cards. An outline lying inside one of the network's whole cards and much smaller
     (``NET_PART_SHARE``) is a part of that card, as ``_drop_parts_of_cards`` rules among the views' own outlines,
     and gives way to it: in a webcam's grey frame the views found only a five of diamonds' middle pip, card-shaped,
-    and it kept the card out."""
-    finder = _finder(FINDER_PATH)
-    if finder is None:
-        return out
-    face, core, scale = finder.maps(frame)
+    and it kept the card out. ``maps``: the network's face and core maps of ``frame`` (``FinderNet.maps``)."""
+    face, core, scale = maps
     support = [_face_support(face, o.pts, scale) for _, o in out]
     sure = [o.pts for (_, o), f in zip(out, support, strict=True) if f >= NET_NOT_CARD]
     added: list[tuple[float, Quad]] = []
@@ -1752,6 +1752,38 @@ def _holds_cards(w: Quad, whole: list[Quad], mask: np.ndarray | None) -> bool:
     return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= HOLDS_CARDS
 
 
+# an outline where the finder network sees little card face (under NET_NOT_CARD) holding HOLDS_SEEN whole outlines
+# (0.95) lying apart, of one size, each under HOLDS_SHARE of its area, that it sees surely (SEEN_FACE), is a surface
+# they lie on: a cream folder with cards on it (boxes_train IMG_2579) is as pale as they are (``_holds_cards`` cannot
+# tell it), card-shaped, and its two lone jacks were dropped as its parts. Where the network sees a card face surely
+# on an outline, it sees one on the pips or the picture inside too: the outlines holding two or more apart of the
+# development photos had face 0.8-0.98 but for that folder (0.50) and a pale table's end beside four cards (0.36,
+# holding one seen at 0.94 and one at 0.73)
+HOLDS_SEEN = 2
+
+
+def _holds_seen_cards(w: Quad, whole: list[Quad], maps: tuple[np.ndarray, np.ndarray, float] | None) -> bool:
+    """Whether ``w`` is a surface holding cards by what the finder network sees (``maps``: its ``FinderNet.maps``;
+    None: never): see ``HOLDS_SEEN``."""
+    if maps is None:
+        return False
+    inner = [q for q in _held(w, whole, 0.0, HOLDS_SHARE) if q.whole >= 0.95]
+    if len(inner) < HOLDS_SEEN:
+        return False
+    face, _, scale = maps
+    if _face_support(face, w.pts, scale) >= NET_NOT_CARD:
+        return False
+    apart: list[Quad] = []
+    for q in sorted(inner, key=lambda q: -q.whole):
+        if all(_iou(q.pts, a.pts) < 0.1 for a in apart) and _face_support(face, q.pts, scale) >= SEEN_FACE:
+            apart.append(q)
+    if len(apart) < HOLDS_SEEN:
+        return False
+    areas = np.array([cv2.contourArea(q.pts) for q in apart])
+    med = float(np.median(areas))
+    return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= HOLDS_SEEN
+
+
 def _card_sized(q: np.ndarray, card_area: float | None) -> bool:
     """Whether outline ``q`` has the size of this frame's cards (``card_area``, the median area of those found whole;
     None: unknown) within ``NET_SAME_SIZE``."""
@@ -1771,17 +1803,21 @@ def _part_of(q: np.ndarray, card: np.ndarray, card_area: float | None = None) ->
 
 
 def _drop_parts_of_cards(cands: list[tuple[float, Quad]], frame: np.ndarray | None = None,
-                         mask: np.ndarray | None = None) -> list[tuple[float, Quad]]:
+                         mask: np.ndarray | None = None,
+                         maps: tuple[np.ndarray, np.ndarray, float] | None = None) -> list[tuple[float, Quad]]:
     """Outlines lying inside a whole card and clearly smaller than it are parts of that card (a court's picture
     frame, a group of pips), never another card: cards of one deck have one size, so a card lying on another covers
     it at nearly the same size or sticks out of it. With ``frame`` (on an unknown surface), an outline that is the
     card's own, the larger one a loose outline of it, stays for ``_edged_outline_first`` to rank (``_edged_inside``).
-    ``mask``: the frame's ``card_mask``, to tell a surface holding cards (``_holds_cards``)."""
+    ``mask``: the frame's ``card_mask``, to tell a surface holding cards (``_holds_cards``); ``maps``: the finder
+    network's (``FinderNet.maps``), to tell one by what the network sees (``_holds_seen_cards``)."""
     whole = [q for _, q in cands if q.whole >= 0.9]
     # but an outline that holds two whole cards lying apart, which between them fill it, is those two cards taken
     # for one (two cards side by side have a card's shape): it gives way to them; so does one that holds three or
-    # more cards of one size lying apart (the mat or a tray they lie on, outlined whole against the wood round it)
-    unions = {id(w) for w in whole if _holds_two_cards(w, whole) or _holds_cards(w, whole, mask)}
+    # more cards of one size lying apart (the mat or a tray they lie on, outlined whole against the wood round it),
+    # or two that the network sees as card faces where it sees none (a pale folder they lie on)
+    unions = {id(w) for w in whole if _holds_two_cards(w, whole) or _holds_cards(w, whole, mask)
+              or _holds_seen_cards(w, whole, maps)}
     whole = [w for w in whole if id(w) not in unions]
     cands = [(k, q) for k, q in cands if id(q) not in unions]
     out = []
