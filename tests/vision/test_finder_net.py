@@ -140,9 +140,10 @@ def _found(quads, boxes) -> int:
 @pytest.mark.parametrize("name,least", [("IMG_2579", 4), ("IMG_2471", 1)])
 def test_the_network_finds_cards_the_hand_drawn_views_miss(name, least):
     """Four cards on a pale cardboard folder (white on cream: the views drawn by hand outline the folder, not the
-    cards; the network sees no card face on the folder and two on the lone jacks it held, which the views had
-    outlined and dropped as its parts: all four now), and a nine of clubs half in the shadow of a lamp. (Training photos, but these cards were left out of the
-    finder's loss: its hand-drawn views had missed them.)"""
+    cards; the network sees no card face on the folder and a sure one on the two lone jacks, which the views had
+    outlined and dropped as the folder's parts: all four are found now), and a nine of clubs half in the shadow of
+    a lamp. (Training photos, but these cards were left out of the finder's loss: its hand-drawn views had missed
+    them.)"""
     from vision import recognise
 
     img, boxes = _boxes(name)
