@@ -1152,9 +1152,6 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 short = _vlen(q.pts[1] - q.pts[0])
                 q = Quad((cen + (q.pts - cen) / (1 + 2.0 / (short / 2))).astype(np.float32), q.whole)
             pale = rim_pale(mask, q.pts)
-            if pale < 0.6 and src is edge_loops and q.whole >= 0.95 and not any(
-                    _iou(q.pts, c.pts) > 0.5 for _, c in cands):
-                q, pale = _loop_inside(mask, q)
             if pale < 0.6:
                 continue
             cands.append((q.whole + pale + _size_bonus(q.pts), q))
@@ -1205,23 +1202,6 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     if maps is not None:
         out = _add_net_cards(out, frame, paleness, min_side, centre, maps)
     return [q for _, q in out]
-
-
-# an edge loop drawn round a card runs along the outside of its edge (the edges are dilated, and a card's shadow and
-# a drawn design's dark border line are edged too): on a card whose picture reaches its edge, the paris courts, the
-# band 2-7 px inside such a loop held no pale pixel (rim_pale 0.0, 0.61 on the card's true outline, 4-5 px inside
-# it), and the card was not found. Only where no other view outlined a card: taken everywhere, the loops of cards
-# already found added outlines that changed which of them ranked first, and the drawn tuning decks' generic reads fell
-# by 2-3 of 180 each
-LOOP_INSET = 4.0
-
-
-def _loop_inside(mask: np.ndarray, q: Quad) -> tuple[Quad, float]:
-    """Edge loop ``q`` taken ``LOOP_INSET`` pixels inside, and its rim's paleness (``rim_pale``)."""
-    cen = _centre(q.pts)
-    half = float(_vlen(q.pts[1] - q.pts[0])) / 2
-    pts = (cen + (q.pts - cen) * (1 - LOOP_INSET / max(half, 1.0))).astype(np.float32)
-    return Quad(pts, q.whole), rim_pale(mask, pts)
 
 
 # of two whole outlines of one card, the one lying inside the other ranks first when each of its sides shows an edge

@@ -219,15 +219,6 @@ def test_a_courts_picture_frame_gives_way_to_the_card(decks_dir):
         assert best > 0.85, (seed, code, best)
 
 
-def test_a_court_whose_picture_reaches_its_edge_is_outlined(decks_dir):
-    # a lone paris jack of clubs on the felt: its hat and shields reach the card's edge, so no pale region has the
-    # card's shape, and the edge loop round it runs 4-5 px outside the card's paper (along its border line and its
-    # shadow): the band inside that loop held no pale pixel and the card was not found (the network saw only its
-    # middle, IoU 0.55). That loop taken a few pixels inside is the card
-    best = _best_outline(decks_dir, "paris", 500010, "JC")
-    assert best > 0.9, best
-
-
 def test_a_card_seen_larger_than_its_neighbours_is_not_split_as_a_pair(decks_dir):
     # plastic cards alone on the felt, drawn larger than the cards nearest them (the scenes draw each card at 0.88-1.12
     # of its size, as a card nearer the camera is seen): the pair splitter, at the neighbour's size, covered each
