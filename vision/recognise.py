@@ -1732,24 +1732,28 @@ def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
     return _mean_inside(mask, quad) / 255.0
 
 
-def _holds_cards(w: Quad, whole: list[Quad], mask: np.ndarray | None) -> bool:
-    """Whether ``w`` holds ``HOLDS_CARDS`` or more of the ``whole`` outlines lying apart, of one size, each under
-    ``HOLDS_SHARE`` of its area and pale inside where ``w`` is not (``PALE_FACE``): a surface with cards on it, not a
-    card. ``mask``: the frame's ``card_mask`` (None: never)."""
-    if mask is None:
-        return False
-    inner = _held(w, whole, 0.0, HOLDS_SHARE)
-    if len(inner) < HOLDS_CARDS or _pale_inside(mask, w.pts) >= PALE_FACE:
-        return False
+def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: int) -> bool:
+    """Whether ``least`` or more of ``inner`` lie apart (IoU < 0.1; the wholest first), each one ``seen`` says is a
+    card, and of one size (within ``NET_SAME_SIZE`` of their median area): the cards on a surface, not a card's
+    parts (``_holds_cards``, ``_holds_seen_cards``)."""
     apart: list[Quad] = []
     for q in sorted(inner, key=lambda q: -q.whole):
-        if all(_iou(q.pts, a.pts) < 0.1 for a in apart) and _pale_inside(mask, q.pts) >= PALE_FACE:
+        if all(_iou(q.pts, a.pts) < 0.1 for a in apart) and seen(q):
             apart.append(q)
-    areas = np.array([cv2.contourArea(q.pts) for q in apart])
-    if len(areas) < HOLDS_CARDS:
+    if len(apart) < least:
         return False
+    areas = np.array([cv2.contourArea(q.pts) for q in apart])
     med = float(np.median(areas))
-    return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= HOLDS_CARDS
+    return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= least
+
+
+def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
+    """Whether ``w`` holds ``HOLDS_CARDS`` or more of the outlines ``inner`` (those lying inside it at under
+    ``HOLDS_SHARE`` of its area, ``_held``) lying apart, of one size, each pale inside where ``w`` is not
+    (``PALE_FACE``): a surface with cards on it, not a card. ``mask``: the frame's ``card_mask`` (None: never)."""
+    if mask is None or len(inner) < HOLDS_CARDS or _pale_inside(mask, w.pts) >= PALE_FACE:
+        return False
+    return _apart_of_one_size(inner, lambda q: _pale_inside(mask, q.pts) >= PALE_FACE, HOLDS_CARDS)
 
 
 # an outline where the finder network sees little card face (under NET_NOT_CARD) holding HOLDS_SEEN whole outlines
@@ -1762,26 +1766,16 @@ def _holds_cards(w: Quad, whole: list[Quad], mask: np.ndarray | None) -> bool:
 HOLDS_SEEN = 2
 
 
-def _holds_seen_cards(w: Quad, whole: list[Quad], maps: tuple[np.ndarray, np.ndarray, float] | None) -> bool:
-    """Whether ``w`` is a surface holding cards by what the finder network sees (``maps``: its ``FinderNet.maps``;
-    None: never): see ``HOLDS_SEEN``."""
-    if maps is None:
-        return False
-    inner = [q for q in _held(w, whole, 0.0, HOLDS_SHARE) if q.whole >= 0.95]
-    if len(inner) < HOLDS_SEEN:
+def _holds_seen_cards(w: Quad, inner: list[Quad], maps: tuple[np.ndarray, np.ndarray, float] | None) -> bool:
+    """Whether ``w`` is a surface holding the outlines ``inner`` (``_held`` at under ``HOLDS_SHARE``), by what the
+    finder network sees (``maps``: its ``FinderNet.maps``; None: never): see ``HOLDS_SEEN``."""
+    inner = [q for q in inner if q.whole >= 0.95]
+    if maps is None or len(inner) < HOLDS_SEEN:
         return False
     face, _, scale = maps
     if _face_support(face, w.pts, scale) >= NET_NOT_CARD:
         return False
-    apart: list[Quad] = []
-    for q in sorted(inner, key=lambda q: -q.whole):
-        if all(_iou(q.pts, a.pts) < 0.1 for a in apart) and _face_support(face, q.pts, scale) >= SEEN_FACE:
-            apart.append(q)
-    if len(apart) < HOLDS_SEEN:
-        return False
-    areas = np.array([cv2.contourArea(q.pts) for q in apart])
-    med = float(np.median(areas))
-    return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= HOLDS_SEEN
+    return _apart_of_one_size(inner, lambda q: _face_support(face, q.pts, scale) >= SEEN_FACE, HOLDS_SEEN)
 
 
 def _card_sized(q: np.ndarray, card_area: float | None) -> bool:
@@ -1816,8 +1810,14 @@ def _drop_parts_of_cards(cands: list[tuple[float, Quad]], frame: np.ndarray | No
     # for one (two cards side by side have a card's shape): it gives way to them; so does one that holds three or
     # more cards of one size lying apart (the mat or a tray they lie on, outlined whole against the wood round it),
     # or two that the network sees as card faces where it sees none (a pale folder they lie on)
-    unions = {id(w) for w in whole if _holds_two_cards(w, whole) or _holds_cards(w, whole, mask)
-              or _holds_seen_cards(w, whole, maps)}
+    # (both surface tests ask for the outlines lying inside it, found once; ``maps`` is given only with ``mask``)
+    def on_surface(w: Quad) -> bool:
+        if mask is None:
+            return False
+        inner = _held(w, whole, 0.0, HOLDS_SHARE)
+        return _holds_cards(w, inner, mask) or _holds_seen_cards(w, inner, maps)
+
+    unions = {id(w) for w in whole if _holds_two_cards(w, whole) or on_surface(w)}
     whole = [w for w in whole if id(w) not in unions]
     cands = [(k, q) for k, q in cands if id(q) not in unions]
     out = []
