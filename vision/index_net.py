@@ -442,7 +442,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0, p, colour)
+                       _suit_probability(ir, colour) if ok else 0.0, p, colour)
     if ir.rank in COURTS and ir.seen == 1:
         # a court with one index in view: the other corner must be covered (``CornerRead.covered``); the corner
         # alone then names it, by a threshold of its own (``court_one``: its tuning reads are in ``index_net.json``).
@@ -459,7 +459,41 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
     # been counted and were not)
     ok = ok and ir.agree
     path = "court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group) else "corners"
-    return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour, group)
+    p_suit = _suit_probability(ir, colour) if path == "court" else ir.p_suit
+    return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group)
+
+
+# two corners that name one suit, each at least this surely, with the ink's colour naming the pair, name it by their
+# joint probability within the pair (``_suit_probability``)
+JOINT_SUIT_FLOOR = 0.6
+
+
+def _suit_probability(ir: IndexRead, colour: str) -> float:
+    """The probability of the suit behind a reading of two corners that name the same card (the ``two`` and
+    ``court`` paths): the smaller of the corners' own or, if larger, the corners' joint one within the pair the
+    ink's colour names - when the ink is red or black and each corner gives the suit at least ``JOINT_SUIT_FLOOR``.
+    The joint probability is the smallest of: each corner's probability of that pair (hearts + diamonds, or spades
+    + clubs: the network's own sureness that the sign is one of the two), and the two corners' product for the suit
+    against the other of the pair, normalised.
+
+    A blurred index keeps its rank and smudges its suit sign: on the development photos blurred as a softer camera
+    would (``tools/photo_bench.py --alter blur``) the courts and pip cards left unsure were mostly read right by both
+    corners, rank at 0.96-0.99 and suit at 0.5-0.9 in each, the rest of it on the other suit of the pair. Two
+    corners are two looks at the sign. The pair must come from the shape as well as the colour: a Swiss deck's
+    seven (aisleriot swiss-xvii, a suit sign the network never saw) was read as a heart by both corners at 0.80 and
+    0.87, the rest on the spade, and its red ink would have settled that doubt the wrong way; and without a colour
+    the corners can be wrong together across the pairs (boxes_train IMG_2434 blurred: an ace of spades, its ink too
+    pale to name a colour from one outline, read AD by both corners at 0.92 and 0.89)."""
+    if ir.seen != 2 or colour not in ("red", "black") or ir.p_suit < JOINT_SUIT_FLOOR:
+        return ir.p_suit
+    pair = RED if colour == "red" else BLACK
+    if ir.suit not in pair:
+        return ir.p_suit
+    i, j = SUITS.index(ir.suit), SUITS.index(pair[1] if ir.suit == pair[0] else pair[0])
+    both = [c.suit_probs for c in ir.corners]
+    mine, other = float(both[0][i] * both[1][i]), float(both[0][j] * both[1][j])
+    joint = min(float(both[0][i] + both[0][j]), float(both[1][i] + both[1][j]), mine / max(mine + other, 1e-12))
+    return max(ir.p_suit, joint)
 
 
 def _group_fits(rank: str, group: int) -> bool:
