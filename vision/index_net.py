@@ -334,7 +334,8 @@ class NetRead:
     corner seen; 'court': a court's two corners; 'court_one': a court's one corner in view, the other showing no
     index; 'corners': a number card's two corners where no clean pip layout
     was found - an ornate ace, pips cut by glare or a shadow), the corner reading itself, and the smallest
-    probability of the rank and of the suit over the corners that show them (0 when the cues disagree)."""
+    probability of the rank and of the suit over the corners that show them (0 when the cues disagree; the suit's
+    may be both corners' joint one, ``_suit_probability``)."""
 
     label: str
     path: str
@@ -360,7 +361,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     show an index and read the same J, Q or K and suit, or one corner alone by a stricter threshold when the other
     shows no index at all (covered); a number card whose pip layout was not found likewise, by
     its own (stricter) threshold. The ink's colour must not contradict the suit's shape. The
-    score is the smallest probability of the reading over the corners; the thresholds (``NET_THRESHOLDS``, chosen on
+    score is the smallest probability of the reading over the corners (a suit both corners name, where the ink names
+    its pair, by their joint probability: ``_suit_probability``); the thresholds (``NET_THRESHOLDS``, chosen on
     the tuning themes) decide per path. ``index_card``: the card rectified at twice the size, when the frame has
     the pixels; ``pips``: the ``vision.pips.Pips`` of the card (found here when not given; False: read as if no pip
     layout had been found); ``ir``: the network's reading of its corners, when already made for a batch of cards
