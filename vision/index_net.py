@@ -474,9 +474,9 @@ def _suit_probability(ir: IndexRead, colour: str) -> float:
     """The probability of the suit behind a reading of two corners that name the same card (the ``two`` and
     ``court`` paths): the smaller of the corners' own or, if larger, the corners' joint one within the pair the
     ink's colour names - when the ink is red or black and each corner gives the suit at least ``JOINT_SUIT_FLOOR``.
-    The joint probability is the smallest of: each corner's probability of that pair (hearts + diamonds, or spades
-    + clubs: the network's own sureness that the sign is one of the two), and the two corners' product for the suit
-    against the other of the pair, normalised.
+    The joint probability is the smallest of: each corner's probability of that pair among the four suits (hearts +
+    diamonds, or spades + clubs: the network's own sureness that the sign is one of the two), and the two corners'
+    product for the suit against the other of the pair, normalised.
 
     A blurred index keeps its rank and smudges its suit sign: on the development photos blurred as a softer camera
     would (``tools/photo_bench.py --alter blur``) the courts and pip cards left unsure were mostly read right by both
@@ -494,7 +494,9 @@ def _suit_probability(ir: IndexRead, colour: str) -> float:
     i, j = SUITS.index(ir.suit), SUITS.index(pair[1] if ir.suit == pair[0] else pair[0])
     both = [c.suit_probs for c in ir.corners]
     mine, other = float(both[0][i] * both[1][i]), float(both[0][j] * both[1][j])
-    joint = min(float(both[0][i] + both[0][j]), float(both[1][i] + both[1][j]), mine / max(mine + other, 1e-12))
+    # (each corner's sureness of the pair among the four suits: where there is a sign at all is the rank's to say)
+    joint = min(float((q[i] + q[j]) / max(float(q[:4].sum()), 1e-12)) for q in both)
+    joint = min(joint, mine / max(mine + other, 1e-12))
     return max(ir.p_suit, joint)
 
 

@@ -331,6 +331,8 @@ def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(
     assert read(club, colour="?").p_suit == pytest.approx(0.74)  # no colour: each corner's own
     assert read(club, colour="other").p_suit == pytest.approx(0.74)  # a four-colour deck's ink names no pair
     assert read(club, colour="red").score == 0  # the ink says another pair: unsure, as before
+    smudged = ((0.06, 0.0, 0.0, 0.72), (0.05, 0.0, 0.01, 0.8))  # the rest on 'no index': a faint sign, yet black
+    assert index_net.accepts(read(smudged), th)
     swiss = ((0.1, 0.8, 0.02, 0.06), (0.07, 0.87, 0.02, 0.02))  # the rest on the spade: not sure it is red at all
     assert not index_net.accepts(read(swiss, rank="K", colour="red"), th)
     assert read(((0.25, 0.0, 0.0, 0.74), (0.45, 0.0, 0.0, 0.54)), colour="black").p_suit == pytest.approx(0.54)
