@@ -492,12 +492,12 @@ def _suit_probability(ir: IndexRead, colour: str) -> float:
     if ir.suit not in pair:
         return ir.p_suit
     i, j = SUITS.index(ir.suit), SUITS.index(pair[1] if ir.suit == pair[0] else pair[0])
-    both = [c.suit_probs for c in ir.corners]
-    mine, other = float(both[0][i] * both[1][i]), float(both[0][j] * both[1][j])
+    a, b = (c.suit_probs for c in ir.corners)
     # (each corner's sureness of the pair among the four suits: where there is a sign at all is the rank's to say)
-    joint = min(float((q[i] + q[j]) / max(float(q[:4].sum()), 1e-12)) for q in both)
-    joint = min(joint, mine / max(mine + other, 1e-12))
-    return max(ir.p_suit, joint)
+    pair_sure = min(float((q[i] + q[j]) / q[:4].sum()) for q in (a, b))
+    mine, other = float(a[i] * b[i]), float(a[j] * b[j])  # (each corner gives the suit >= the floor: mine > 0)
+    within = mine / (mine + other)
+    return max(ir.p_suit, min(pair_sure, within))
 
 
 def _group_fits(rank: str, group: int) -> bool:

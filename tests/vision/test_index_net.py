@@ -312,16 +312,11 @@ def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(
     from vision import pips
 
     def read(probs, rank="Q", p=None, colour="black"):
-        corners = []
-        for q in probs:
-            q = np.array(q + (1 - sum(q),), np.float32)  # S H D C, '-'
-            k = int(q.argmax())
-            corners.append(index_net.CornerRead(rank, index_net.SUITS[k], 0.99, float(q[k]), np.zeros(14), q))
-        suit = corners[0].suit
-        js = corners[0].suit_probs[:-1] * corners[1].suit_probs[:-1]
-        ir = index_net.IndexRead(rank, suit, 0.99, min(c.p_suit for c in corners), True, corners,
-                                 float(js.max() / js.sum()))
-        return index_net._decide(ir, p, colour)
+        # both corners' reading as the network's outputs give it (``_joint``): the rank at 0.99, the suits as given
+        ranks = np.full((2, len(index_net.RANKS)), 0.01 / (len(index_net.RANKS) - 1), np.float32)
+        ranks[:, index_net.RANKS.index(rank)] = 0.99
+        suits = np.array([q + (1 - sum(q),) for q in probs], np.float32)  # S H D C, '-'
+        return index_net._decide(index_net._joint(ranks, suits), p, colour)
 
     th = index_net.load_thresholds()
     club = ((0.25, 0.0, 0.0, 0.74), (0.2, 0.01, 0.0, 0.78))  # each corner sure of black, unsure which
