@@ -481,9 +481,19 @@ def _side_supports(edges_dil: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return np.where(ok, on.mean(axis=1), 0.0)
 
 
-def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float) -> np.ndarray | None:
+def _same_outline(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two quads outline the same card: about the same size, their middles within a tenth of its size."""
+    aa = cv2.contourArea(a)
+    return 0.8 < aa / max(cv2.contourArea(b), 1.0) < 1.25 and _vlen(a.mean(axis=0) - b.mean(axis=0)) < 0.1 * np.sqrt(aa)
+
+
+def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float,
+             known: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """The top card of a pile: the card-shaped rectangle of straight edges whose four sides are all unbroken
-    (a covered card always has a side cut by the card above it)."""
+    (a covered card always has a side cut by the card above it); none when no rectangle's sides are. Where that
+    rectangle is a card already found whole (one of ``known``), the next best lying apart from it and from them
+    comes too: a pale blob that joined a lone card to a pile had its top found in the lone card alone, and the
+    pile's top card was lost (drawn scene 500034, across designs)."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 6
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
@@ -496,7 +506,7 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     lines = _lines_in(e_raw, min_side * 0.7)
     best, best_score = None, 0.0
     if len(lines) < 2:
-        return None
+        return []
     # the pairs of near-parallel lines farther apart than a card's short side, then the pairs of such pairs that
     # cross at near right angles with a card's aspect, each as one array operation (in the order of the nested
     # loops over them: the first of equal scores is kept)
@@ -525,6 +535,7 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
         if any(c is None for c in corners):
             continue
         quads.append(np.array(corners, np.float32))
+    scores = np.zeros(0)
     if quads:
         # every candidate's side support at once; the first best, as the loop over them kept
         scores = _side_supports(e_dil, np.stack(quads))
@@ -532,8 +543,16 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
         if scores[k] > best_score:
             best, best_score = quads[k], float(scores[k])
     if best is None or best_score < 0.85:
-        return None
-    return _orient(best + np.array([x0, y0], np.float32))
+        return []
+    off = np.array([x0, y0], np.float32)
+    out = [_orient(best + off)]
+    mine = [k - off for k in known or []]
+    if any(_same_outline(best, k) for k in mine):
+        apart = [(s, q) for s, q in zip(scores.tolist(), quads, strict=True)
+                 if s >= 0.85 and not _overlaps(q, [best]) and not any(_same_outline(q, k) for k in mine)]
+        if apart:
+            out.append(_orient(max(apart, key=lambda t: t[0])[1] + off))
+    return out
 
 
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
@@ -1173,12 +1192,12 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
                and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
             continue
-        quad = pile_top(raw_edges, edges, c, min_side)
-        if quad is None or rim_pale(mask, quad) < 0.6:
-            continue
-        assert card_area is not None
-        if abs(cv2.contourArea(quad) / card_area - 1) < 0.3:  # a card of this table's size, not any rectangle
-            cands.append((1.5, Quad(quad, 0.95)))
+        for quad in pile_top(raw_edges, edges, c, min_side, [q.pts for q in whole]):
+            if rim_pale(mask, quad) < 0.6:
+                continue
+            assert card_area is not None
+            if abs(cv2.contourArea(quad) / card_area - 1) < 0.3:  # a card of this table's size, not any rectangle
+                cands.append((1.5, Quad(quad, 0.95)))
     if exclude:
         cands = [(k, q) for k, q in cands
                  if all(cv2.pointPolygonTest(e.reshape(-1, 1, 2).astype(np.float32),
