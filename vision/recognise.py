@@ -21,6 +21,7 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision import exposure, finder_net, index_net, resample
 from vision import glyphs as glyphlib
@@ -2077,6 +2078,57 @@ class Templates:
     meta: dict = field(default_factory=dict)
     joker: np.ndarray | None = None
     index_trusted: bool = True  # the corner network reads this deck's own cards (``vision.deck.index_test``)
+    # (``corner`` made ready for ``_corner_search``, computed on first use: the array it was made from, the templates
+    # (N, C h w) with each channel's mean removed, at unit length, and which templates are flat)
+    _units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False,
+                                                                       compare=False)
+
+    def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
+        """The corner templates as ``_corner_search`` weighs them (see ``_units``), and which are flat (no ink)."""
+        if self._units is None or self._units[0] is not self.corner:
+            t = self.corner.astype(np.float64)
+            t = t - t.mean(axis=(1, 2), keepdims=True)
+            t = t.transpose(0, 3, 1, 2).reshape(len(t), -1)
+            norm = np.linalg.norm(t, axis=1)
+            flat = norm < np.finfo(np.float32).eps
+            units = (t / np.where(flat, 1.0, norm)[:, None]).astype(np.float32)
+            self._units = (self.corner, units, flat)
+        return self._units[1], self._units[2]
+
+
+def _window_sums(integral: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Per window of h x w (row by row) of the image whose integral image (H + 1, W + 1, C) this is: its sum per
+    channel (windows, C)."""
+    i = integral
+    return (i[h:, w:] - i[:-h, w:] - i[h:, :-w] + i[:-h, :-w]).reshape(-1, i.shape[2])
+
+
+def _corner_search(queries: list[np.ndarray], tpl: Templates, todo: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.matchTemplate``'s normalised correlation (``TM_CCOEFF_NORMED``) of each template in ``todo`` within each
+    corner query, best over the small shifts the query allows: (best score (Q, T), its place x, y (Q, T, 2)). All
+    templates at once, as one product of the query's shifted windows with the templates: the numerator needs no
+    window mean (each template's is removed), the windows' spread comes from integral images. It gives
+    ``matchTemplate``'s scores to 1e-6 and its places, in a quarter of the time of one call per template (the
+    enrolled mode's reading had spent two thirds of its time there). As in ``matchTemplate``, a flat template (no
+    ink) scores 1 everywhere and a flat window 0."""
+    units, flat = tpl.corner_units()
+    h, w = tpl.corner.shape[1:3]
+    sel = units[todo]
+    scores = np.empty((len(queries), len(todo)), np.float32)
+    places = np.zeros((len(queries), len(todo), 2), np.int32)
+    for k, q in enumerate(queries):
+        py, px = q.shape[0] - h + 1, q.shape[1] - w + 1
+        win = sliding_window_view(np.ascontiguousarray(q.transpose(2, 0, 1)), (h, w), axis=(1, 2))
+        num = np.ascontiguousarray(win.transpose(1, 2, 0, 3, 4)).reshape(py * px, -1) @ sel.T
+        s1, s2 = (_window_sums(i, h, w) for i in cv2.integral2(q, sdepth=cv2.CV_64F)[:2])
+        spread = np.sqrt(np.maximum((s2 - s1 ** 2 / (h * w)).sum(axis=1), 0.0))
+        corr = np.where(spread[:, None] > 0, num / np.maximum(spread, 1e-12)[:, None], 0.0)
+        best = corr.argmax(axis=0)
+        scores[k] = corr[best, np.arange(len(todo))]
+        places[k, :, 0], places[k, :, 1] = best % px, best // px
+    scores[:, flat[todo]] = 1.0
+    places[:, flat[todo]] = 0
+    return scores, places
 
 
 def _scores(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use_face: bool) -> np.ndarray:
@@ -2098,11 +2150,8 @@ def _score_table(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use
     todo = range(n)
     if f is not None and shortlist and n > shortlist:
         todo = np.argsort(-f.max(axis=0))[:shortlist]
-    for o, q in enumerate(corner):
-        for i in todo:
-            _, mx, _, at = cv2.minMaxLoc(cv2.matchTemplate(q, tpl.corner[i], cv2.TM_CCOEFF_NORMED))
-            c[o, i] = mx
-            loc[o, i] = at
+    todo = np.asarray(todo, np.int64)
+    c[:, todo], loc[:, todo] = _corner_search(corner, tpl, todo)
     if f is not None:
         s = 0.5 * f + 0.5 * c
         if shortlist and n > shortlist:

@@ -352,3 +352,28 @@ def test_a_piles_top_card_is_found_when_its_pale_blob_joins_a_lone_card(decks_di
     assert any(recognise._iou(q.pts, jc.quad.astype(np.float32)) > 0.9 for q in quads)
     r = _match(recognise.Recogniser().identify(scene.image), jc)
     assert r is not None and r.code == "JC", r
+
+
+def test_the_batched_corner_search_gives_match_templates_scores_and_places():
+    """``_corner_search`` stands in for one ``cv2.matchTemplate`` (TM_CCOEFF_NORMED) per template: the same best
+    score (to 1e-5) and place for every template, on ink-like queries, a flat template (1 everywhere, as OpenCV gives)
+    and a flat query (0)."""
+    rng = np.random.default_rng(7)
+    h, w = 47, 26
+    corners = rng.uniform(0, 255, (6, h, w, 2)).astype(np.float32)
+    corners = np.stack([cv2.GaussianBlur(c, (5, 5), 0) for c in corners])
+    corners[3] = 0.0  # a corner without ink
+    tpl = recognise.Templates([f"T{i}" for i in range(6)], np.zeros((6, 4), np.float32), corners)
+    queries = [cv2.GaussianBlur(rng.uniform(0, 255, (h + 8, w + 8, 2)).astype(np.float32), (3, 3), 0)
+               for _ in range(3)]
+    queries[1][2:2 + h, 5:5 + w] = corners[4] * 0.8 + 10  # template 4, fainter, shifted (5, 2)
+    queries.append(np.full((h + 8, w + 8, 2), 30.0, np.float32))
+    todo = np.array([5, 0, 3, 4])
+    scores, places = recognise._corner_search(queries, tpl, todo)
+    for k, q in enumerate(queries):
+        for j, i in enumerate(todo):
+            _, best, _, at = cv2.minMaxLoc(cv2.matchTemplate(q, corners[i], cv2.TM_CCOEFF_NORMED))
+            assert abs(scores[k, j] - best) < 1e-5, (k, i)
+            if best > 0:
+                assert tuple(places[k, j]) == at, (k, i)
+    assert tuple(places[1, 3]) == (5, 2) and scores[1, 3] > 0.999
