@@ -153,6 +153,29 @@ def test_a_repeated_id_is_answered_again_and_never_executed_twice(rig):
 
 
 @pytest.mark.timeout(30)
+def test_a_commands_ack_comes_before_any_card_it_deals_even_when_the_ack_is_slow(rig, monkeypatch):
+    """The real firmware's one loop acknowledges a command before its mechanism loop starts it. The simulator's
+    receiver thread sent the Ack after letting the worker take the command, and on a loaded machine a card read came
+    first (CI, 2026-12-03). Here every Ack is held up 0.2 s as it is sent, as a slow receiver thread would be."""
+    sim, host = rig
+    send = sim.device._send
+
+    def slow_ack(msg):
+        if isinstance(msg, Ack):
+            time.sleep(0.2)
+        send(msg)
+
+    monkeypatch.setattr(sim.device, "_send", slow_ack)
+    host.hello()
+    host.send(Command(1, Op.LOAD, args_load(deck_for("bid_whist"))))
+    host.until(is_reply(1))
+    host.send(Command(2, Op.DEAL, args_deal((1, 1, 1, 1, 0))))
+    _, seen = host.until(is_reply(2))
+    mine = [m for m in seen if isinstance(m, (Ack, CardRead)) and m.cmd_id == 2]
+    assert isinstance(mine[0], Ack) and sum(isinstance(m, CardRead) for m in mine) == 4, mine
+
+
+@pytest.mark.timeout(30)
 def test_exactly_one_reply_per_command_and_busy_while_working(rig):
     sim, host = rig
     sim.machine.timing = Timing().scaled(0.02)  # slow enough for busy frames
