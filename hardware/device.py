@@ -323,15 +323,11 @@ class Device:
                 self._remember(cmd)
                 self.queue.append(cmd)
                 self._cond.notify_all()
-            queued = len(self.queue)
-            if cached is None:
-                # (sent before the lock is let go: the worker needs it to take the command, so the Ack goes out
-                # before any card the command deals, as the real firmware's one loop acknowledges a command before
-                # its mechanism loop starts it. Sent after, a loaded machine's receiver thread lost the race and a
-                # card read came before its command's Ack)
-                self._send(Ack(cmd.cmd_id, min(queued, 255)))
-        if cached is not None:
-            self._send(cached)
+            # (answered before the lock is let go: the worker needs it to take the command, so the Ack goes out
+            # before any card the command deals, as the real firmware's one loop acknowledges a command before its
+            # mechanism loop starts it. Sent after, a loaded machine's receiver thread lost the race and a card read
+            # came before its command's Ack)
+            self._send(cached if cached is not None else Ack(cmd.cmd_id, min(len(self.queue), 255)))
 
     def _remember(self, cmd: Command) -> None:
         self.nvram.commands[cmd.cmd_id] = cmd

@@ -1185,6 +1185,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     whole = [q for _, q in cands if q.whole > 0.9]
     if card_area is None and whole:
         card_area = float(np.median([cv2.contourArea(q.pts) for q in whole]))
+    known = [q.pts for q in whole]
     for c in contours if card_area else []:
         area = cv2.contourArea(c)
         if area < min_side * min_side * 2.5 or area > 8 * card_area:
@@ -1193,7 +1194,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
                and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
             continue
-        for quad in pile_top(raw_edges, edges, c, min_side, [q.pts for q in whole]):
+        for quad in pile_top(raw_edges, edges, c, min_side, known):
             if rim_pale(mask, quad) < 0.6:
                 continue
             assert card_area is not None
@@ -1990,15 +1991,6 @@ def corner_feature(card: np.ndarray) -> np.ndarray:
     return corner_template(card).ravel()
 
 
-def corner_scores(query: np.ndarray, templates: np.ndarray) -> np.ndarray:
-    """Best normalised correlation of each template (N, h, w, 2) within the query, over small shifts."""
-    n = len(templates)
-    out = np.empty(n, np.float32)
-    for i in range(n):
-        out[i] = cv2.matchTemplate(query, templates[i], cv2.TM_CCOEFF_NORMED).max()
-    return out
-
-
 def card_features(card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     """Face features (2, D) and corner queries of a rectified card in both orientations (0 and 180 degrees)."""
     flipped = cv2.rotate(card, cv2.ROTATE_180)
@@ -2078,22 +2070,17 @@ class Templates:
     meta: dict = field(default_factory=dict)
     joker: np.ndarray | None = None
     index_trusted: bool = True  # the corner network reads this deck's own cards (``vision.deck.index_test``)
-    # (``corner`` made ready for ``_corner_search``, computed on first use: the array it was made from, the templates
-    # (N, C h w) with each channel's mean removed, at unit length, and which templates are flat)
-    _units: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False,
-                                                                       compare=False)
 
+    @functools.cached_property
     def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
-        """The corner templates as ``_corner_search`` weighs them (see ``_units``), and which are flat (no ink)."""
-        if self._units is None or self._units[0] is not self.corner:
-            t = self.corner.astype(np.float64)
-            t = t - t.mean(axis=(1, 2), keepdims=True)
-            t = t.transpose(0, 3, 1, 2).reshape(len(t), -1)
-            norm = np.linalg.norm(t, axis=1)
-            flat = norm < np.finfo(np.float32).eps
-            units = (t / np.where(flat, 1.0, norm)[:, None]).astype(np.float32)
-            self._units = (self.corner, units, flat)
-        return self._units[1], self._units[2]
+        """The corner templates as ``_corner_search`` weighs them, made once per deck: each (N, C h w, channels
+        first) with its channels' means removed, at unit length; and which templates are flat (no ink)."""
+        t = self.corner.astype(np.float64)
+        t = t - t.mean(axis=(1, 2), keepdims=True)
+        t = t.transpose(0, 3, 1, 2).reshape(len(t), -1)
+        norm = np.linalg.norm(t, axis=1)
+        flat = norm < np.finfo(np.float32).eps
+        return (t / np.where(flat, 1.0, norm)[:, None]).astype(np.float32), flat
 
 
 def _window_sums(integral: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -2111,7 +2098,7 @@ def _corner_search(queries: list[np.ndarray], tpl: Templates, todo: np.ndarray) 
     ``matchTemplate``'s scores to 1e-6 and its places, in a quarter of the time of one call per template (the
     enrolled mode's reading had spent two thirds of its time there). As in ``matchTemplate``, a flat template (no
     ink) scores 1 everywhere and a flat window 0."""
-    units, flat = tpl.corner_units()
+    units, flat = tpl.corner_units
     h, w = tpl.corner.shape[1:3]
     sel = units[todo]
     scores = np.empty((len(queries), len(todo)), np.float32)
@@ -2147,10 +2134,9 @@ def _score_table(tpl: Templates, face: np.ndarray, corner: list[np.ndarray], use
     c = np.full((2, n), -1.0, np.float32)
     loc = np.zeros((2, n, 2), np.int32)
     f = face @ tpl.face.T if use_face else None
-    todo = range(n)
+    todo = np.arange(n)
     if f is not None and shortlist and n > shortlist:
         todo = np.argsort(-f.max(axis=0))[:shortlist]
-    todo = np.asarray(todo, np.int64)
     c[:, todo], loc[:, todo] = _corner_search(corner, tpl, todo)
     if f is not None:
         s = 0.5 * f + 0.5 * c
