@@ -15,6 +15,7 @@ come from the tuning decks (``cardref vision tune``).
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
@@ -171,10 +172,22 @@ class GlyphTemplates:
     @staticmethod
     def load(path: str = GLYPHS_PATH) -> GlyphTemplates:
         z = np.load(path)
-        model = pipslib.SuitModel(z["pip_w"], z["pip_mid"], z["pip_half"]) if "pip_w" in z else None
+        model = _suit_model(z)
         return GlyphTemplates(z["rank"].astype(np.float32), [str(x) for x in z["rank_label"]], z["rank_aspect"],
                               z["suit"].astype(np.float32), [str(x) for x in z["suit_label"]], z["suit_aspect"],
                               [str(x) for x in z["decks"]], model)
+
+
+def _suit_model(z: np.lib.npyio.NpzFile) -> pipslib.SuitModel | None:
+    return pipslib.SuitModel(z["pip_w"], z["pip_mid"], z["pip_half"]) if "pip_w" in z else None
+
+
+@functools.lru_cache(maxsize=4)
+def pip_suit_model(path: str = GLYPHS_PATH) -> pipslib.SuitModel | None:
+    """The pips' suit discriminants of the shipped glyph templates, alone (an npz member is read only when asked
+    for: the enrolled mode's fallback and the learned reader use these without the glyphs)."""
+    with np.load(path) as z:
+        return _suit_model(z)
 
 
 def build_templates(decks: dict[str, list[tuple[str, np.ndarray]]]) -> GlyphTemplates:

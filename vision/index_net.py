@@ -15,13 +15,14 @@ development desk photos, deterministic seeds); the ONNX file it writes is what i
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.pips import components, percentile
+from vision.pips import Pips, SuitModel, components, percentile, pip_suit
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
@@ -374,8 +375,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    # (the corners name the suit: the pips' glyphs, a suit's other cue, would go unused)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card, cut_glyphs=False)
+    # (the pips' glyphs too: their shape is a third look at the suit, ``_pips_refuse``)
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
 
@@ -443,8 +444,10 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # there whose suit the network cannot name is an index it does not know: a Swiss deck's seven of
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
+        p_suit = _suit_probability(ir, colour)
+        ok = ok and not _pips_refuse(p, ir.suit, colour, joint=p_suit > ir.p_suit)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
-                       _suit_probability(ir, colour) if ok else 0.0, p, colour)
+                       p_suit if ok else 0.0, p, colour)
     if ir.rank in COURTS and ir.seen == 1:
         # a court with one index in view: the other corner must be covered (``CornerRead.covered``); the corner
         # alone then names it, by a threshold of its own (``court_one``: its tuning reads are in ``index_net.json``).
@@ -463,6 +466,51 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
     path = "court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group) else "corners"
     p_suit = _suit_probability(ir, colour) if path == "court" else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group)
+
+
+# how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
+# (``_pips_refuse``)
+PIP_SHAPE_BAR = 0.3
+
+
+def _pips_refuse(p: Pips, suit: str, colour: str, joint: bool) -> bool:
+    """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
+    The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
+    diamond, ``pips.pip_suit``; the pair by the pips' colour); ``colour`` is the index ink's (``ink_colour``);
+    ``joint``: the suit is sure only by the two corners' joint probability (``_suit_probability``).
+
+    The two corners are two looks at one small suit sign, and a blur that smudges one smudges the other alike; the
+    pips are a third look, at signs many times larger. On the bench's drawn scenes of the tuning designs (150
+    scenes each) the reader named, past its thresholds, blurred aces of spades as clubs (aisleriot dondorf twice,
+    anglo once; each corner 0.7-0.9 on the club, 0.95 jointly) and a pale two of hearts as the two of diamonds by its
+    one corner in view (anglo_poker), where the pips showed the spade and the heart; and on the blurred development
+    photos (``tools/photo_bench.py --alter blur``) an ornate ace of spades, its ink too faint for a colour, as the
+    ace of diamonds (boxes/train cam_image41: rank-only labels counted it right).
+
+    - Pips that are not red under a red suit: only a four-colour deck's blue or green diamonds and hearts, whose
+      index ink then shows that colour (``colour`` 'other'); otherwise unsure.
+    - Pips that name the other suit of their colour's pair by ``PIP_SHAPE_BAR`` or more: unsure - for an ace only
+      where the corners were sure of its suit jointly, not each. Over the accepted readings of the pip paths on the
+      true outlines of those scenes of five designs (1,519 number cards, 142 aces) and on the development photos
+      (about 300 each plain, blurred and as a webcam's), the pips named the other suit of no right number card by
+      more than 0.12 (a webcam-altered nine). An ace's one big pip is drawn most freely: 10 of the 142 aces came out
+      on the other side, by up to 0.78 (anglo's ornate spade); the wrong aces above showed the spade by 0.50-2.1.
+      The price, on the bench's scenes: anglo_bitmap's plain ace of clubs once in 150 scenes (its pip 0.47 a
+      spade, the corners 0.96 jointly)."""
+    model = _pip_suits()
+    if model is None or p.glyphs.shape[1] == 0:
+        return False
+    if suit not in (RED if p.red else BLACK):
+        return colour != "other"
+    named, margin = pip_suit(p, model)
+    return named != suit and margin >= PIP_SHAPE_BAR and (p.count > 1 or joint)
+
+
+@functools.lru_cache(maxsize=1)
+def _pip_suits() -> SuitModel | None:
+    from vision import glyphs
+
+    return glyphs.pip_suit_model()
 
 
 # two corners that name one suit, each at least this surely, with the ink's colour naming the pair, name it by their

@@ -221,7 +221,7 @@ def test_one_corner_needs_the_other_blank_when_the_ink_does_not_back_its_suit():
     def corner(rank, suit, p_rank, p_suit):
         return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
 
-    seven = pips.Pips(7, False, np.zeros((7, 256), np.float32), np.ones(7, bool), 1.0, 0.0)
+    seven = pips.Pips(7, True, np.zeros((7, 0), np.float32), np.ones(7, bool), 1.0, 0.0)  # (red, no glyphs cut)
     for other, colour, named in ((corner("7", "-", 0.7, 0.37), "other", False),
                                  (corner("-", "-", 0.99, 0.99), "other", True),
                                  (corner("7", "-", 0.7, 0.37), "red", True)):
@@ -333,12 +333,13 @@ def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(
     assert read(((0.25, 0.0, 0.0, 0.74), (0.45, 0.0, 0.0, 0.54)), colour="black").p_suit == pytest.approx(0.54)
     sure = ((0.0, 0.0, 0.01, 0.98), (0.01, 0.0, 0.0, 0.97))
     assert read(sure).p_suit >= 0.97  # never less than the corners' own
-    nine = pips.Pips(9, False, np.zeros((9, 256), np.float32), np.ones(9, bool), 1.0, 0.0)
+    nine = pips.Pips(9, False, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0)  # (no glyphs cut)
     two = read(club, rank="9", p=nine)
     assert two.path == "two" and two.label == "9C" and index_net.accepts(two, th), two
 
 
-@pytest.mark.parametrize("name,code,not_code", [("IMG_2404.JPG", "JC", None), ("IMG_2434.JPG", None, "AD")])
+@pytest.mark.parametrize("name,code,not_code", [("IMG_2404.JPG", "JC", None), ("IMG_2434.JPG", None, "AD"),
+                                                ("cam_image41.jpg", None, "AD")])
 def test_blurred_photos_courts_are_read_and_a_pale_spade_is_not_a_diamond(name, code, not_code):
     """boxes/train blurred as a softer camera would (``photo_bench --alter blur``): IMG_2404's jack of clubs, its
     corners reading the club at 0.5-0.9 each, is named by the two together; IMG_2434's ace of spades, read as a
@@ -356,3 +357,43 @@ def test_blurred_photos_courts_are_read_and_a_pale_spade_is_not_a_diamond(name, 
     named = [r.code for r in recognise.Recogniser().identify(img) if r.code is not None]
     assert code is None or code in named, named
     assert not_code not in named, named
+
+
+def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
+    """A number card's pips, signs many times larger than the corners', refuse a suit they clearly show to be the
+    other of their colour's pair (``_pips_refuse``); pips that are not red under a red suit are only a four-colour
+    deck's, whose index ink then shows its colour; an ace's one pip overrules only a suit the corners were sure of
+    jointly, never each alone."""
+    from tools import synth
+    from vision import pips, recognise
+
+    plastic = synth.load_deck(str(decks_dir / "plastic"))  # a tuning design: its pips are what the discriminants saw
+
+    def decide(code, read_as, colour, each=0.99, p=None):
+        card = recognise.canonical_card(plastic[code])
+        p = p or pips.find_pips(card)
+        ranks = np.full((2, len(index_net.RANKS)), 0.01 / (len(index_net.RANKS) - 1), np.float32)
+        ranks[:, index_net.RANKS.index(read_as[0])] = 0.99
+        suits = np.full((2, len(index_net.SUITS)), 0.0, np.float32)
+        suits[:, index_net.SUITS.index(read_as[1])] = each
+        pair = "HD" if read_as[1] in "HD" else "SC"
+        suits[:, index_net.SUITS.index(pair[1] if read_as[1] == pair[0] else pair[0])] = 1 - each
+        return index_net._decide(index_net._joint(ranks, suits), p, colour)
+
+    th = index_net.load_thresholds()
+    assert index_net.accepts(decide("2H", "2H", "red"), th)
+    assert decide("2H", "2D", "red").score == 0  # sure corners, yet the pips are hearts
+    assert decide("5S", "5C", "black").score == 0
+    assert index_net.accepts(decide("5C", "5C", "black"), th)
+    # blue diamonds (red ink turned blue): not red pips under a diamond, the ink naming a four-colour deck's colour
+    blue = recognise.canonical_card(np.ascontiguousarray(plastic["5D"][..., [2, 1, 0]]))
+    bp = pips.find_pips(blue)
+    assert bp is not None and not bp.red
+    assert index_net.accepts(decide("5D", "5D", "other", p=bp), th)
+    assert decide("5D", "5D", "?", p=bp).score == 0  # no colour to say it is one: unsure
+    # the ace: its pip refuses a suit sure only jointly (each corner 0.8), not one each corner gave at 0.99
+    ace = pips.find_pips(recognise.canonical_card(plastic["AS"]))
+    assert ace is not None and pips.pip_suit(ace, index_net._pip_suits())[0] == "S"
+    joint = decide("AS", "AC", "black", each=0.8, p=ace)
+    assert joint.index.p_suit == pytest.approx(0.8, abs=0.01) and joint.score == 0
+    assert decide("AS", "AS", "black", each=0.8, p=ace).score > 0.9  # the same doubt, the pip agreeing
