@@ -445,7 +445,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         p_suit = _suit_probability(ir, colour)
-        ok = ok and not _pips_refuse(p, ir.suit, colour, joint=p_suit > ir.p_suit)
+        ok = ok and not _pips_refuse(p, ir.suit, joint=p_suit > ir.p_suit)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        p_suit if ok else 0.0, p, colour)
     if ir.rank in COURTS and ir.seen == 1:
@@ -473,11 +473,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
 PIP_SHAPE_BAR = 0.3
 
 
-def _pips_refuse(p: Pips, suit: str, colour: str, joint: bool) -> bool:
+def _pips_refuse(p: Pips, suit: str, joint: bool) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
-    diamond, ``pips.pip_suit``; the pair by the pips' colour); ``colour`` is the index ink's (``ink_colour``);
-    ``joint``: the suit is sure only by the two corners' joint probability (``_suit_probability``).
+    diamond, ``pips.pip_suit``; the pair by the pips' colour); ``joint``: the suit is sure only by the two corners'
+    joint probability (``_suit_probability``).
 
     The two corners are two looks at one small suit sign, and a blur that smudges one smudges the other alike; the
     pips are a third look, at signs many times larger. On the bench's drawn scenes of the tuning designs (150
@@ -487,8 +487,11 @@ def _pips_refuse(p: Pips, suit: str, colour: str, joint: bool) -> bool:
     photos (``tools/photo_bench.py --alter blur``) an ornate ace of spades, its ink too faint for a colour, as the
     ace of diamonds (boxes/train cam_image41: rank-only labels counted it right).
 
-    - Pips that are not red under a red suit: only a four-colour deck's blue or green diamonds and hearts, whose
-      index ink then shows that colour (``colour`` 'other'); otherwise unsure.
+    - Pips that are not red under a red suit: a four-colour deck's blue or green diamonds or hearts, but never
+      black or grey ones (``Pips.hueless``: unsure). Asking the index ink's colour instead (``colour`` 'other')
+      cost 12 of the tuning views' 589 right pip-path readings: recoloured diamonds and hearts whose small index
+      had too little ink to name a colour ('?'); by the pips' hue, none (``cardref vision train --tune-only``
+      chose the shipped thresholds again, every count as shipped).
     - Pips that name the other suit of their colour's pair by ``PIP_SHAPE_BAR`` or more: unsure - for an ace only
       where the corners were sure of its suit jointly, not each. Over the accepted readings of the pip paths on the
       true outlines of those scenes of five designs (1,519 number cards, 142 aces) and on the development photos
@@ -501,7 +504,7 @@ def _pips_refuse(p: Pips, suit: str, colour: str, joint: bool) -> bool:
     if model is None or p.glyphs.shape[1] == 0:
         return False
     if suit not in (RED if p.red else BLACK):
-        return colour != "other"
+        return p.hueless
     named, margin = pip_suit(p, model)
     return named != suit and margin >= PIP_SHAPE_BAR and (p.count > 1 or joint)
 

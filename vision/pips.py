@@ -40,6 +40,7 @@ class Pips:
     upright: np.ndarray
     regularity: float
     symmetry: float
+    hueless: bool = False  # the pips' ink has no hue: black or grey (``_hueless``; False when the glyphs were not cut)
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -127,7 +128,7 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     def at(k: float) -> Pips | None:
         group = _group(ink, max(30.0, k * top))
         groups.append(len(group[0]))
-        return _pips_of(group, ink, redness, cut_glyphs)
+        return _pips_of(group, ink, redness, cut_glyphs, card)
 
     first = at(level)
     if first is not None:
@@ -195,8 +196,9 @@ def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
 
 
 def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray,
-             cut_glyphs: bool = True) -> Pips | None:
-    """``find_pips`` at one ink level, from that level's ``_group`` (``cut_glyphs``: see ``read_pips``)."""
+             cut_glyphs: bool = True, card: np.ndarray | None = None) -> Pips | None:
+    """``find_pips`` at one ink level, from that level's ``_group`` (``cut_glyphs``: see ``read_pips``; ``card``:
+    the card itself, for the pips' hue)."""
     h, w = ink.shape[:2]
     best, comps, lab, n = group
     if not best or len(best) > 10:
@@ -259,7 +261,21 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
         if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
             g = g[::-1, ::-1]
         glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym)
+    hueless = card is not None and _hueless(card, px, ink)
+    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym, hueless)
+
+
+HUELESS = 0.12  # the largest spread between the channels of a hueless ink, each a share of its paper's
+
+
+def _hueless(card: np.ndarray, pips: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether the pips' ink (the mask ``pips``) is black or grey: its channels, each a share of the paper's (where
+    the card shows almost no ink), all within ``HUELESS`` of one another - as ``index_net``'s index ink. A red, blue
+    or green pip keeps one channel much more than another; a light's colour cast cancels against the paper."""
+    ink_bgr = np.array(cv2.mean(card, mask=pips.view(np.uint8))[:3])
+    paper = np.array(cv2.mean(card, mask=(ink < 10).view(np.uint8))[:3]) + 1.0
+    share = ink_bgr / paper
+    return float(share.max() - share.min()) < HUELESS
 
 
 def colourful(card: np.ndarray) -> float:
