@@ -375,8 +375,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    # (the pips' glyphs too: their shape is a third look at the suit, ``_pips_refuse``)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
+    # (the pips' glyphs, their shape, are cut only for a card that ``_pips_refuse`` looks at)
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card, cut_glyphs=False)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
 
@@ -501,6 +501,7 @@ def _pips_refuse(p: Pips, suit: str, joint: bool) -> bool:
       The price, on the bench's scenes: anglo_bitmap's plain ace of clubs once in 150 scenes (its pip 0.47 a
       spade, the corners 0.96 jointly)."""
     model = _pip_suits()
+    p = p.with_glyphs()
     if model is None or p.glyphs.shape[1] == 0:
         return False
     if suit not in (RED if p.red else BLACK):

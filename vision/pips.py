@@ -14,9 +14,11 @@ corner index; the generic reader accepts a pip card only when the index does not
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import statistics
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -41,6 +43,16 @@ class Pips:
     regularity: float
     symmetry: float
     hueless: bool = False  # the pips' ink has no hue: black or grey (``_hueless``; False when the glyphs were not cut)
+    # (cuts the glyphs and measures the hue when ``read_pips`` left them for later: ``with_glyphs``)
+    later: Callable[[], tuple[np.ndarray, bool]] | None = field(default=None, repr=False, compare=False)
+
+    def with_glyphs(self) -> Pips:
+        """These pips with their glyphs and hue: as they are, or cut now where ``read_pips`` left them for later
+        (a reader that needs them for a few cards only: ``index_net._pips_refuse``)."""
+        if self.glyphs.shape[1] or self.later is None:
+            return self
+        glyphs, hueless = self.later()
+        return dataclasses.replace(self, glyphs=glyphs, hueless=hueless, later=None)
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -116,7 +128,8 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     the levels it cut (0: none, more than ten, or a clean layout found): a lower bound on a number card's rank that
     a shadow, an object over part of the card or two pips run together do not raise. The group comes from the same
     cuts as the layout, at no extra cost. Without ``cut_glyphs`` the pips' glyphs are not cut (``Pips.glyphs`` has
-    no columns): for a reader that names the suit otherwise; everything else is the same."""
+    no columns; ``Pips.with_glyphs`` cuts them later): for a reader that names the suit otherwise and looks at the
+    pips' shape for a few cards only; everything else is the same."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
@@ -245,24 +258,29 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
     # a two-way card's pips point away from the middle row: the pips off it (``upright``) are turned to stand
     # upright whichever way round the card lies; the middle row's pips stay ambiguous
     upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
+
+    def cut() -> tuple[np.ndarray, bool]:
+        glyphs = []
+        for c, off in zip(best, upright, strict=True):
+            x, y, bw, bh, _, i = c[:6]
+            s = max(bw, bh)
+            cx, cy = x + bw / 2, y + bh / 2
+            x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
+            rows, cols = slice(max(y0, 0), y0 + s), slice(max(x0, 0), x0 + s)
+            g = np.where(lab[rows, cols] == i, ink[rows, cols], 0)
+            if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
+                g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
+            g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
+            if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
+                g = g[::-1, ::-1]
+            glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
+        return np.stack(glyphs), card is not None and _hueless(card, px, ink)
+
     if not cut_glyphs:
-        return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym)
-    glyphs = []
-    for c, off in zip(best, upright, strict=True):
-        x, y, bw, bh, _, i = c[:6]
-        s = max(bw, bh)
-        cx, cy = x + bw / 2, y + bh / 2
-        x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
-        rows, cols = slice(max(y0, 0), y0 + s), slice(max(x0, 0), x0 + s)
-        g = np.where(lab[rows, cols] == i, ink[rows, cols], 0)
-        if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
-            g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
-        g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
-        if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
-            g = g[::-1, ::-1]
-        glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-    hueless = card is not None and _hueless(card, px, ink)
-    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym, hueless)
+        return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym,
+                    later=cut)
+    glyphs, hueless = cut()
+    return Pips(count, red_share >= 0.6, glyphs, np.array(upright), regularity, sym, hueless)
 
 
 HUELESS = 0.12  # the largest spread between the channels of a hueless ink, each a share of its paper's

@@ -145,3 +145,15 @@ def test_ink_from_the_rim_among_the_pips_is_not_ignored(paris):
     cv2.line(card, (0, h // 2), (int(0.45 * w), h // 2), (40, 40, 40), 3)
     p = pips.find_pips(card)
     assert p is None or p.count == 9
+
+
+def test_glyphs_left_for_later_are_the_glyphs_cut_at_once_and_the_hue_is_measured(paris):
+    # ``read_pips(cut_glyphs=False)`` leaves the glyphs and the hue to ``Pips.with_glyphs``: the same as cut at once
+    for code in ("7S", "9H", "AD"):
+        card = recognise.canonical_card(paris[code])
+        now, (later, _) = pips.find_pips(card), pips.read_pips(card, cut_glyphs=False)
+        assert later.glyphs.shape[1] == 0
+        cut = later.with_glyphs()
+        assert np.array_equal(cut.glyphs, now.glyphs) and cut.hueless == now.hueless, code
+        assert now.hueless == (code[1] == "S"), code  # black ink has no hue, red ink has
+        assert cut.with_glyphs() is cut  # (cut once)
