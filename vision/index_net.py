@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import Pips, SuitModel, components, percentile, pip_suit
+from vision.pips import Pips, SuitModel, components, notched_suit, percentile, pip_suit
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)
@@ -444,10 +444,9 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # there whose suit the network cannot name is an index it does not know: a Swiss deck's seven of
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
-        p_suit = _suit_probability(ir, colour)
-        ok = ok and not _pips_refuse(p, ir.suit, joint=p_suit > ir.p_suit)
+        ok = ok and not _pips_refuse(p, ir.suit)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
-                       p_suit if ok else 0.0, p, colour)
+                       _suit_probability(ir, colour) if ok else 0.0, p, colour)
     if ir.rank in COURTS and ir.seen == 1:
         # a court with one index in view: the other corner must be covered (``CornerRead.covered``); the corner
         # alone then names it, by a threshold of its own (``court_one``: its tuning reads are in ``index_net.json``).
@@ -473,33 +472,34 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
 PIP_SHAPE_BAR = 0.3
 
 
-def _pips_refuse(p: Pips, suit: str, joint: bool) -> bool:
+def _pips_refuse(p: Pips, suit: str) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
-    diamond, ``pips.pip_suit``; the pair by the pips' colour); ``joint``: the suit is sure only by the two corners'
-    joint probability (``_suit_probability``).
+    diamond, ``pips.pip_suit``; the pair by the pips' colour).
 
     The two corners are two looks at one small suit sign, and a blur that smudges one smudges the other alike; the
     pips are a third look, at signs many times larger. On the bench's drawn scenes of the tuning designs (150
     scenes each) the reader named, past its thresholds, blurred aces of spades as clubs (aisleriot dondorf twice,
     anglo once; each corner 0.7-0.9 on the club, 0.95 jointly) and a pale two of hearts as the two of diamonds by its
-    one corner in view (anglo_poker), where the pips showed the spade and the heart; and on the blurred development
-    photos (``tools/photo_bench.py --alter blur``) an ornate ace of spades, its ink too faint for a colour, as the
-    ace of diamonds (boxes/train cam_image41: rank-only labels counted it right).
+    one corner in view (scene 500107 of anglo_poker, neoclassical and neoclassical_4_color), where the pips showed
+    the spade and the heart; and on the blurred development photos (``tools/photo_bench.py --alter blur``) an ornate
+    ace of spades, its ink too faint for a colour, as the ace of diamonds (boxes/train cam_image41: the boxes labels
+    name ranks only, so the bench counted it right).
 
     - Pips that are not red under a red suit: a four-colour deck's blue or green diamonds or hearts, but never
-      black or grey ones (``Pips.hueless``: unsure). Asking the index ink's colour instead (``colour`` 'other')
+      black or grey ones (``Pips.hueless``: unsure). Asking the index ink's colour instead (``ink_colour`` 'other')
       cost 12 of the tuning views' 589 right pip-path readings: recoloured diamonds and hearts whose small index
       had too little ink to name a colour ('?'); by the pips' hue, none (``cardref vision train --tune-only``
       chose the shipped thresholds again, every count as shipped).
-    - Pips that name the other suit of their colour's pair by ``PIP_SHAPE_BAR`` or more: unsure - for an ace only
-      where the corners were sure of its suit jointly, not each. Over the accepted readings of the pip paths on the
-      true outlines of those scenes of five designs (1,519 number cards, 142 aces) and on the development photos
-      (about 300 each plain, blurred and as a webcam's), the pips named the other suit of no right number card by
-      more than 0.12 (a webcam-altered nine). An ace's one big pip is drawn most freely: 10 of the 142 aces came out
-      on the other side, by up to 0.78 (anglo's ornate spade); the wrong aces above showed the spade by 0.50-2.1.
-      The price, on the bench's scenes: anglo_bitmap's plain ace of clubs once in 150 scenes (its pip 0.47 a
-      spade, the corners 0.96 jointly)."""
+    - Pips that name the other suit of their colour's pair by ``PIP_SHAPE_BAR`` or more: unsure. Over the accepted
+      readings of the pip paths on the true outlines of those scenes of five designs (1,519 number cards, 142 aces)
+      and on the development photos (about 300 each plain, blurred and as a webcam's), the pips named the other suit
+      of no right number card by more than 0.12 (a webcam-altered nine). An ace's one big pip is drawn most freely:
+      10 of the 142 aces were on the other side, by up to 0.78 (anglo's ornate spade), and the rule alone cost
+      anglo, anglo_bitmap and gnomangelo 8 right aces in 150 scenes each. So an ace's pip must say it twice: its
+      notches (``pips.notched_suit``: a club's leaves, a heart's cleft) must name the same other suit - which left
+      those 8 aces read and still refused the three wrong ones (their discriminant 0.50-2.1 on the spade, no
+      leaves)."""
     model = _pip_suits()
     p = p.with_glyphs()
     if model is None or p.glyphs.shape[1] == 0:
@@ -507,7 +507,9 @@ def _pips_refuse(p: Pips, suit: str, joint: bool) -> bool:
     if suit not in (RED if p.red else BLACK):
         return p.hueless
     named, margin = pip_suit(p, model)
-    return named != suit and margin >= PIP_SHAPE_BAR and (p.count > 1 or joint)
+    if named == suit or margin < PIP_SHAPE_BAR:
+        return False
+    return p.count > 1 or notched_suit(p) == named
 
 
 @functools.lru_cache(maxsize=1)

@@ -362,8 +362,8 @@ def test_blurred_photos_courts_are_read_and_a_pale_spade_is_not_a_diamond(name, 
 def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     """A number card's pips, signs many times larger than the corners', refuse a suit they clearly show to be the
     other of their colour's pair (``_pips_refuse``); pips that are not red under a red suit may be a four-colour
-    deck's blue or green ones, never black or grey; an ace's one pip overrules only a suit the corners were sure of
-    jointly, never each alone."""
+    deck's blue or green ones, never black or grey; an ace's one pip overrules the corners only when its notches
+    name the same other suit."""
     from tools import synth
     from vision import pips, recognise
 
@@ -396,9 +396,14 @@ def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     gp = pips.find_pips(grey)
     assert gp is not None and gp.hueless
     assert decide("5D", "5D", "?", p=gp).score == 0
-    # the ace: its pip refuses a suit sure only jointly (each corner 0.8), not one each corner gave at 0.99
-    ace = pips.find_pips(recognise.canonical_card(plastic["AS"]))
-    assert ace is not None and pips.pip_suit(ace, index_net._pip_suits())[0] == "S"
-    joint = decide("AS", "AC", "black", each=0.8, p=ace)
-    assert joint.index.p_suit == pytest.approx(0.8, abs=0.01) and joint.score == 0
+    # an ace's pip refuses the corners' suit only when its notches say so too (``pips.notched_suit``)
+    ace = pips.find_pips(recognise.canonical_card(synth.load_deck(str(decks_dir / "anglo_modern"))["AS"]))
+    assert ace is not None and pips.pip_suit(ace, index_net._pip_suits())[0] == "S" and pips.notched_suit(ace) == "S"
+    assert decide("AS", "AC", "black", each=0.8, p=ace).score == 0
+    assert decide("AS", "AC", "black", p=ace).score == 0  # (each corner sure: the two looks at the pip still win)
     assert decide("AS", "AS", "black", each=0.8, p=ace).score > 0.9  # the same doubt, the pip agreeing
+    # plastic's flame-tipped spade: notches like a club's leaves, the discriminant a spade - the corners decide
+    flame = pips.find_pips(recognise.canonical_card(plastic["AS"]))
+    assert pips.pip_suit(flame, index_net._pip_suits())[0] == "S" and pips.notched_suit(flame) == "C"
+    assert index_net.accepts(decide("AS", "AC", "black", each=0.8, p=flame), th)
+    assert pips.find_pips(recognise.canonical_card(plastic["5C"])).notches == ()  # (measured for an ace only)

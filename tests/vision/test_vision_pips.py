@@ -157,3 +157,15 @@ def test_glyphs_left_for_later_are_the_glyphs_cut_at_once_and_the_hue_is_measure
         assert np.array_equal(cut.glyphs, now.glyphs) and cut.hueless == now.hueless, code
         assert now.hueless == (code[1] == "S"), code  # black ink has no hue, red ink has
         assert cut.with_glyphs() is cut  # (cut once)
+
+
+@pytest.mark.parametrize("design", ["anglo_modern", "bellot", "neoclassical", "simplistic"])
+def test_an_aces_notches_tell_a_club_from_a_spade_and_a_heart_from_a_diamond(decks_dir, design):
+    # a club's leaves and a heart's cleft, either way round (plastic's flame-tipped spade, notched like a club, is the
+    # tuning decks' exception: ``index_net._pips_refuse`` asks the discriminant too)
+    deck = synth.load_deck(str(decks_dir / design))
+    for code in ("AS", "AC", "AH", "AD"):
+        card = recognise.canonical_card(deck[code])
+        for view in (card, card[::-1, ::-1]):
+            p = pips.find_pips(np.ascontiguousarray(view))
+            assert p is not None and pips.notched_suit(p) == code[1], (design, code, p and p.notches)
