@@ -64,6 +64,13 @@ def unit(v: np.ndarray) -> np.ndarray:
     return v / max(float(np.linalg.norm(v)), 1e-6)
 
 
+def units(rows: np.ndarray) -> np.ndarray:
+    """``unit`` of each row of ``rows`` (float32), at once."""
+    v = rows.astype(np.float32)
+    v = v - v.mean(axis=1, keepdims=True)
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
+
+
 def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ink (darkness against the local paper, or redness) and redness of a rectified card, float32."""
     f = card.astype(np.float32)
@@ -275,8 +282,8 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
             g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
             if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
                 g = g[::-1, ::-1]
-            glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
-        return np.stack(glyphs), card is not None and _hueless(card, px, ink)
+            glyphs.append(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0).ravel())
+        return units(np.stack(glyphs)), card is not None and _hueless(card, px, ink)
 
     def notches() -> tuple[float, ...]:
         x, y, bw, bh, _, i = best[0][:6]
