@@ -496,9 +496,9 @@ def _pips_refuse(p: Pips, suit: str) -> bool:
       and on the development photos (about 300 each plain, blurred and as a webcam's), the pips named the other suit
       of no right number card by more than 0.12 (a webcam-altered nine). An ace's one big pip is drawn most freely:
       10 of the 142 aces were on the other side, by up to 0.78 (anglo's ornate spade), and the rule alone cost
-      anglo, anglo_bitmap and gnomangelo 8 right aces in 150 scenes each. So an ace's pip must say it twice: its
+      anglo, anglo_bitmap and gnomangelo 7 right aces in 150 scenes each. So an ace's pip must say it twice: its
       notches (``pips.notched_suit``: a club's leaves, a heart's cleft) must name the same other suit - which left
-      those 8 aces read and still refused the three wrong ones (their discriminant 0.50-2.1 on the spade, no
+      those 7 aces read and still refused the three wrong ones (their discriminant 0.50-2.1 on the spade, no
       leaves)."""
     model = _pip_suits()
     p = p.with_glyphs()
