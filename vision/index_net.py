@@ -15,7 +15,6 @@ development desk photos, deterministic seeds); the ONNX file it writes is what i
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 
@@ -375,8 +374,8 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    # (the pips' glyphs, their shape, are cut only for a card that ``_pips_refuse`` looks at)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card, cut_glyphs=False)
+    # (the pips' glyphs too: their shape is a third look at the suit, ``_pips_refuse``)
+    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
 
@@ -501,7 +500,6 @@ def _pips_refuse(p: Pips, suit: str) -> bool:
       those 7 aces read and still refused the three wrong ones (their discriminant 0.50-2.1 on the spade, no
       leaves)."""
     model = _pip_suits()
-    p = p.with_glyphs()
     if model is None or p.glyphs.shape[1] == 0:
         return False
     if suit not in (RED if p.red else BLACK):
@@ -512,8 +510,8 @@ def _pips_refuse(p: Pips, suit: str) -> bool:
     return p.count > 1 or notched_suit(p) == named
 
 
-@functools.lru_cache(maxsize=1)
 def _pip_suits() -> SuitModel | None:
+    """The shipped pip suit discriminants (loaded once: ``glyphs.pip_suit_model``)."""
     from vision import glyphs
 
     return glyphs.pip_suit_model()

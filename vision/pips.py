@@ -14,11 +14,9 @@ corner index; the generic reader accepts a pip card only when the index does not
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import statistics
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -42,19 +40,8 @@ class Pips:
     upright: np.ndarray
     regularity: float
     symmetry: float
-    hueless: bool = False  # the pips' ink has no hue: black or grey (``_hueless``; False when the glyphs were not cut)
-    notches: tuple[float, ...] = ()  # a lone pip's (an ace's) notches, ``_notches``; () for more pips or not cut
-    # (cuts the glyphs, measures the hue and the notches when ``read_pips`` left them for later: ``with_glyphs``)
-    later: Callable[[], tuple[np.ndarray, bool, tuple[float, ...]]] | None = field(default=None, repr=False,
-                                                                                     compare=False)
-
-    def with_glyphs(self) -> Pips:
-        """These pips with their glyphs and hue: as they are, or cut now where ``read_pips`` left them for later
-        (a reader that needs them for a few cards only: ``index_net._pips_refuse``)."""
-        if self.glyphs.shape[1] or self.later is None:
-            return self
-        glyphs, hueless, notches = self.later()
-        return dataclasses.replace(self, glyphs=glyphs, hueless=hueless, notches=notches, later=None)
+    hueless: bool = False  # the pips' ink has no hue: black or grey (``_hueless``)
+    notches: tuple[float, ...] = ()  # a lone pip's (an ace's) notches, ``_notches``; () for more pips
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -62,13 +49,6 @@ def unit(v: np.ndarray) -> np.ndarray:
     v = v.astype(np.float32).ravel()
     v = v - v.mean()
     return v / max(float(np.linalg.norm(v)), 1e-6)
-
-
-def units(rows: np.ndarray) -> np.ndarray:
-    """``unit`` of each row of ``rows`` (float32), at once."""
-    v = rows.astype(np.float32)
-    v = v - v.mean(axis=1, keepdims=True)
-    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
 
 
 def ink_map(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -131,14 +111,12 @@ def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     return read_pips(card, level, retry)[0]
 
 
-def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY,
-              cut_glyphs: bool = True) -> tuple[Pips | None, int]:
+def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY
+              ) -> tuple[Pips | None, int]:
     """``find_pips``, and where it finds no clean layout, how many alike pip-like shapes the field shows at most at
     the levels it cut (0: none, more than ten, or a clean layout found): a lower bound on a number card's rank that
     a shadow, an object over part of the card or two pips run together do not raise. The group comes from the same
-    cuts as the layout, at no extra cost. Without ``cut_glyphs`` the pips' glyphs are not cut (``Pips.glyphs`` has
-    no columns; ``Pips.with_glyphs`` cuts them later): for a reader that names the suit otherwise and looks at the
-    pips' shape for a few cards only; everything else is the same."""
+    cuts as the layout, at no extra cost."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
@@ -150,7 +128,7 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     def at(k: float) -> Pips | None:
         group = _group(ink, max(30.0, k * top))
         groups.append(len(group[0]))
-        return _pips_of(group, ink, redness, cut_glyphs, card)
+        return _pips_of(group, ink, redness, card)
 
     first = at(level)
     if first is not None:
@@ -218,9 +196,9 @@ def _group(ink: np.ndarray, thr: float) -> tuple[list, list, np.ndarray, int]:
 
 
 def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness: np.ndarray,
-             cut_glyphs: bool = True, card: np.ndarray | None = None) -> Pips | None:
-    """``find_pips`` at one ink level, from that level's ``_group`` (``cut_glyphs``: see ``read_pips``; ``card``:
-    the card itself, for the pips' hue)."""
+             card: np.ndarray) -> Pips | None:
+    """``find_pips`` at one ink level, from that level's ``_group`` (``card``: the card itself, for the pips'
+    hue)."""
     h, w = ink.shape[:2]
     best, comps, lab, n = group
     if not best or len(best) > 10:
@@ -267,33 +245,26 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
     # a two-way card's pips point away from the middle row: the pips off it (``upright``) are turned to stand
     # upright whichever way round the card lies; the middle row's pips stay ambiguous
     upright = [abs(c[7] - (h - 1) / 2) > MIDDLE * h for c in best]
-
-    def cut() -> tuple[np.ndarray, bool]:
-        glyphs = []
-        for c, off in zip(best, upright, strict=True):
-            x, y, bw, bh, _, i = c[:6]
-            s = max(bw, bh)
-            cx, cy = x + bw / 2, y + bh / 2
-            x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
-            rows, cols = slice(max(y0, 0), y0 + s), slice(max(x0, 0), x0 + s)
-            g = np.where(lab[rows, cols] == i, ink[rows, cols], 0)
-            if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
-                g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
-            g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
-            if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
-                g = g[::-1, ::-1]
-            glyphs.append(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0).ravel())
-        return units(np.stack(glyphs)), card is not None and _hueless(card, px, ink)
-
-    def notches() -> tuple[float, ...]:
+    glyphs = []
+    for c, off in zip(best, upright, strict=True):
+        x, y, bw, bh, _, i = c[:6]
+        s = max(bw, bh)
+        cx, cy = x + bw / 2, y + bh / 2
+        x0, y0 = int(round(cx - s / 2)), int(round(cy - s / 2))
+        rows, cols = slice(max(y0, 0), y0 + s), slice(max(x0, 0), x0 + s)
+        g = np.where(lab[rows, cols] == i, ink[rows, cols], 0)
+        if y0 < 0 or x0 < 0:  # (a pip at the card's top or left: the box padded there, as the other sides are cut)
+            g = np.pad(g, ((max(-y0, 0), 0), (max(-x0, 0), 0)))
+        g = cv2.resize(g.astype(np.float32), PIP_SIZE, interpolation=cv2.INTER_AREA)
+        if off and c[7] > (h - 1) / 2:  # (the lower half's pips turned)
+            g = g[::-1, ::-1]
+        glyphs.append(unit(cv2.GaussianBlur(np.ascontiguousarray(g), (3, 3), 0)))
+    notches = ()
+    if count == 1:
         x, y, bw, bh, _, i = best[0][:6]
-        return _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8)) if count == 1 else ()
-
-    if not cut_glyphs:
-        return Pips(count, red_share >= 0.6, np.zeros((count, 0), np.float32), np.array(upright), regularity, sym,
-                    later=lambda: (*cut(), notches()))
-    glyphs, hueless = cut()
-    return Pips(count, red_share >= 0.6, glyphs, np.array(upright), regularity, sym, hueless, notches())
+        notches = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
+    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym,
+                _hueless(card, px, ink), notches)
 
 
 CLUB_NOTCH = 0.06  # a club's third notch (between its leaves) at least this deep; a spade's is a speck (<= 0.03)
@@ -301,12 +272,12 @@ HEART_NOTCH = 0.1  # a heart's notch at least this deep; a diamond's sides dip a
 
 
 def notched_suit(p: Pips) -> str:
-    """The suit a lone pip's notches show within its colour's pair (``Pips.notches``; '' when not measured): a
-    club's leaves or a spade's plain shoulders, a heart's cleft or a diamond's none. Set on the clean aces of three
+    """The suit an ace's one pip shows by its notches within its colour's pair (``Pips.notches``; '' for more pips):
+    a club's leaves or a spade's plain shoulders, a heart's cleft or a diamond's none. Set on the clean aces of three
     aisleriot designs (spades' third notch 0.025, clubs' 0.14-0.20; hearts' deepest 0.13-0.17, diamonds' 0.04-0.06)."""
-    if not p.notches and p.later is None and p.glyphs.shape[1] == 0:
+    if p.count != 1:
         return ""
-    n = p.with_glyphs().notches
+    n = p.notches
     if p.red:
         return "H" if n and n[0] >= HEART_NOTCH else "D"
     return "C" if len(n) >= 3 and n[2] >= CLUB_NOTCH else "S"

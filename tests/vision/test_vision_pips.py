@@ -147,16 +147,13 @@ def test_ink_from_the_rim_among_the_pips_is_not_ignored(paris):
     assert p is None or p.count == 9
 
 
-def test_glyphs_left_for_later_are_the_glyphs_cut_at_once_and_the_hue_is_measured(paris):
-    # ``read_pips(cut_glyphs=False)`` leaves the glyphs and the hue to ``Pips.with_glyphs``: the same as cut at once
+def test_the_pips_hue_tells_black_ink_from_red_and_blue(paris):
+    # (a red suit is never printed in black or grey ink; a four-colour deck's may be blue: ``index_net._pips_refuse``)
     for code in ("7S", "9H", "AD"):
-        card = recognise.canonical_card(paris[code])
-        now, (later, _) = pips.find_pips(card), pips.read_pips(card, cut_glyphs=False)
-        assert later.glyphs.shape[1] == 0
-        cut = later.with_glyphs()
-        assert np.array_equal(cut.glyphs, now.glyphs) and cut.hueless == now.hueless, code
-        assert now.hueless == (code[1] == "S"), code  # black ink has no hue, red ink has
-        assert cut.with_glyphs() is cut  # (cut once)
+        p = pips.find_pips(recognise.canonical_card(paris[code]))
+        assert p is not None and p.hueless == (code[1] == "S"), code
+    blue = pips.find_pips(recognise.canonical_card(np.ascontiguousarray(paris["9H"][..., [2, 1, 0]])))
+    assert blue is not None and not blue.red and not blue.hueless
 
 
 @pytest.mark.parametrize("design", ["anglo_modern", "bellot", "neoclassical", "simplistic"])
