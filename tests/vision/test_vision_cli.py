@@ -10,8 +10,12 @@ from cli.main import main
 def test_enroll_and_identify(tmp_path, decks_dir, capsys):
     out = tmp_path / "tango.npz"
     assert main(["vision", "enroll", str(decks_dir / "tango"), "--out", str(out)]) == 0
-    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out.strip().splitlines()[-1])
     assert report["cards"] == 54 and "jokers_distinct" in report
+    # the drawn tango's odd indices: the built-in reader takes a few for other ranks, and the user is told which
+    assert report["index_trusted"] and report["index_misnames"]
+    assert f"(it read {', '.join(report['index_misnames'])})" in captured.err
     assert report["photos"] is False  # images of the cards alone, enrolled as they are
     assert main(["vision", "synth", "--deck", str(decks_dir / "tango"), "--out", str(tmp_path / "s"),
                  "--count", "1", "--cards", "4"]) == 0
