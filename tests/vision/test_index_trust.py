@@ -66,27 +66,32 @@ def test_a_standard_deck_keeps_the_network_check(decks_dir, tmp_path):
     assert decklib.Deck.load(path).templates.index_trusted is True
 
 
-@pytest.mark.parametrize("seed,code", [(500067, "JH"), (500100, "JS")])
-def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(aisleriot_deck, seed, code):
-    """aisleriot's rheinland (a German pattern: its jacks carry a B): at enrollment the corner network read a few of
-    the jacks' corners as kings (``index_misnames`` "K"); in the bench's scenes 500067 and 500100 the templates were
-    unsure of a jack, and the fallback to the generic reader named it a king, both corners at 0.95. The enrolled
-    mode no longer takes the network's word for a king of this deck (unsure instead); with the measurement cleared,
-    as before, the jack is named a king."""
-    folder = str(aisleriot_deck("rheinland"))
-    images = synth.load_deck(folder)
-    deck = decklib.enroll_images(images, "rheinland", folder)
-    assert deck.report["index_trusted"] is True and deck.templates.index_misnames == "K"
-    scene = synth.random_scene(images, seed, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir):
+    """Enrollment lists the ranks the corner network gave to the deck's cards of another rank (``index_misnames``;
+    the drawn tango's odd indices: some read as aces, kings, queens), and the enrolled mode never takes the
+    network's word for a card of those ranks. (Why: aisleriot's rheinland, a German pattern, had its jacks' B read
+    as kings by the network of session 23, and in the bench's scenes 500067 and 500100 the enrolled mode's fallback
+    to the generic reader named two jacks kings; its enrollment listed "K". The network retrained with foreign
+    letters no longer misreads them, so the rule is shown here on a card the fallback reads.) The drawn simplistic's
+    two of spades in scene 500000 is named by the fallback; listed as misnamed, the two is left unsure."""
+    tango = synth.load_deck(str(decks_dir / "tango"))
+    misnames = decklib.enroll_images(tango, "tango", "tango").templates.index_misnames
+    assert misnames and set(misnames) <= set(decklib.RANKS)
+    images = synth.load_deck(str(decks_dir / "simplistic"))
+    deck = decklib.enroll_images(images, "simplistic", "simplistic")
+    assert deck.templates.index_misnames == ""
+    scene = synth.random_scene(images, 500000, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == "2S").quad.astype(np.float32)
 
     def read(d: decklib.Deck) -> recognise.Read:
         return next(r for r in recognise.Recogniser(d).identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
 
-    assert read(deck).code in (None, code), read(deck)
-    before = copy.deepcopy(deck)
-    before.templates.index_misnames = ""
-    assert read(before).code == "K" + code[1]
+    assert read(deck).code == "2S"
+    listed = copy.deepcopy(deck)
+    listed.templates.index_misnames = "2"
+    assert read(listed).code is None  # (the templates alone: unsure, their best match the 2C)
+    listed.templates.index_misnames = "JQK"  # another rank listed: the two is named as before
+    assert read(listed).code == "2S"
 
 
 def test_the_misnamed_ranks_are_kept_in_the_deck_file(decks_dir, tmp_path):
