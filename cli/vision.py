@@ -75,6 +75,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         print(f"note: the built-in index reader misread {d.report['index_vetoes']} of {d.report['index_views']} views "
               "of these cards (indices or suit signs of another pattern); this deck is read by its own pictures "
               "alone", file=sys.stderr)
+    elif d.report.get("index_misnames"):
+        print(f"note: the built-in index reader took some of these cards for another rank (it read "
+              f"{', '.join(d.report['index_misnames'])}); cards of those ranks are named by their own pictures alone",
+              file=sys.stderr)
     return 0
 
 

@@ -5,7 +5,8 @@ same, and measures whether the two jokers can be told apart by reading rendered 
 cast: jokers often differ only in their ink's colour): if any read of a joker is wrong or its margin is below the
 acceptance threshold, the deck is marked ``jokers_distinct = False`` and recognition answers "a joker, unsure which".
 It also reads camera views of every card with the learned corner index (``index_test``): a deck whose indices or suit
-signs that network misreads is marked ``index_trusted = False`` and read by its own templates alone.
+signs that network misreads is marked ``index_trusted = False`` and read by its own templates alone; the ranks it
+gives to the deck's cards of another rank (``index_misnames``) are never named on its word alone.
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ class Deck:
     def save(self, path: str) -> None:
         t = self.templates
         meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
-                "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted, "canonical": [rc.CW, rc.CH]}
+                "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted,
+                "index_misnames": t.index_misnames, "canonical": [rc.CW, rc.CH]}
         with open(path, "wb") as f:
             extra = {} if t.joker is None else {"joker": t.joker.astype(np.float32)}
             np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
@@ -133,6 +135,8 @@ class Deck:
                            joker)
         # (a file enrolled before the corner network's test: trusted, as every deck was then)
         tpl.index_trusted = bool(meta.get("index_trusted", True))
+        # (and before its test of misnamed ranks: none known; enrolling again measures them)
+        tpl.index_misnames = str(meta.get("index_misnames", ""))
         return cls(meta["name"], meta["codes"], tpl, meta["report"])
 
 
@@ -212,9 +216,12 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 1
 
 # the share of the deck's own camera views the corner network may veto before its veto is switched off for the deck:
 # 0 of 208 on each of the 37 drawn designs of standard indices (the 8 of ../shared/decks in a development checkout,
-# and the aisleriot themes), 57 of 208 on swiss-xvii (Swiss suit signs, which it reads as hearts and sixes), where
-# the veto had left 47 of 180 right enrolled reads unsure
-INDEX_VETO_SHARE = 0.05
+# and the aisleriot themes) and on the desk photos enrolled (desk/template), with the network of session 24 as with
+# the one before; 57-65 of 208 on swiss-xvii (Swiss suit signs, which it reads as hearts and sixes), where the veto
+# had left 47 of 180 right enrolled reads unsure. 5 % until session 24: the retrained network vetoes 4-5 of 208
+# views of the held-out tango (its red aces read as spades), and its veto then cost tango 24 of 648 right reads in
+# 150 scenes (aisleriot, the drawn tango alike) - with any contradiction past 2 views, its templates read it alone
+INDEX_VETO_SHARE = 0.01
 
 
 def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> dict:
@@ -224,7 +231,7 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     views (suit signs or indices of another pattern) is read by its templates alone: the veto would only make right
     reads unsure there, and the network's reading, offered where the templates are unsure, could only be wrong."""
     if not os.path.exists(index_net.MODEL_PATH):
-        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0}
+        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_misnames": ""}
     rng = np.random.default_rng(seed)
     codes = [c for c in images if len(c) == 2 and c[0] in "A23456789TJQK" and c[1] in SUITS]
     cards, truth = [], []
@@ -238,8 +245,14 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     net = index_net.shared()
     reads = [r for i in range(0, len(cards), 32) for r in net.read_corners_batch(cards[i : i + 32])]
     vetoed = [f"{c}->{r.code}" for c, r in zip(truth, reads, strict=True) if rc.index_vetoes(c, r)]
+    # any corner read as another rank, however unsure: rheinland's German jacks were read as kings here at 0.68 at
+    # most, and in table scenes at 0.95-0.99; of the 27 tuning designs, only berlin (J->K, Q->J) and
+    # guyenne-classic (K->Q) show one
+    misnames = {cr.rank for c, r in zip(truth, reads, strict=True) for cr in r.corners
+                if cr.is_index and cr.rank != c[0]}
     return {"index_trusted": len(vetoed) <= INDEX_VETO_SHARE * len(reads), "index_views": len(reads),
-            "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8]}
+            "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8],
+            "index_misnames": "".join(r for r in RANKS if r in misnames)}
 
 
 def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
@@ -266,6 +279,7 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
         tpl.jokers_distinct = bool(report["jokers_distinct"])
     report.update(index_test(use))
     tpl.index_trusted = bool(report["index_trusted"])
+    tpl.index_misnames = str(report["index_misnames"])
     return Deck(name, codes, tpl, report)
 
 

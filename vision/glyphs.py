@@ -81,8 +81,24 @@ def ink_components(ink: np.ndarray) -> np.ndarray:
     return ((ink > INK_SHARE * peak[lab]) & keep[lab]).astype(np.uint8)
 
 
-def corner_index(card: np.ndarray) -> Index | None:
-    """The index glyphs in the top-left corner of a rectified upright card (BGR), or None when not found clearly."""
+@dataclass
+class IndexMarks:
+    """Where the index glyphs of a corner lie: the corner's ink map and its labelled marks (``ink``, ``redness``,
+    ``lab``; the crop starts ``trim`` pixels into the card), the rank's marks and box ``(x0, y0, x1, y1)``, and the
+    suit pip's mark (``(x, y, w, h, area, label)``)."""
+
+    ink: np.ndarray
+    redness: np.ndarray
+    lab: np.ndarray
+    trim: int
+    rank: list[tuple[int, int, int, int, int, int]]
+    rank_box: tuple[int, int, int, int]
+    suit: tuple[int, int, int, int, int, int]
+
+
+def index_marks(card: np.ndarray) -> IndexMarks | None:
+    """The index glyphs' marks in the top-left corner of a rectified upright card (BGR), or None when not found
+    clearly (``corner_index`` reads them)."""
     h, w = card.shape[:2]
     trim = max(TRIM, round(TRIM * w / 120))  # the rim is a share of the card, read at whatever size
     crop = card[trim : int(BOX[1] * h), trim : int(BOX[0] * w)].astype(np.float32)
@@ -126,19 +142,30 @@ def corner_index(card: np.ndarray) -> Index | None:
     if not rest:
         return None
     suit = rest[0]
-    sx0, sy0, sw, sh, _, si = suit
+    sx0, _, sw, sh, _, _ = suit
     # the pip lies right under the rank, centred under it
     rcx, scx = (rx0 + rx1) / 2, sx0 + sw / 2
-    if sy0 - ry1 > 0.8 * (ry1 - ry0) or abs(scx - rcx) > 0.6 * max(rx1 - rx0, sw):
+    if suit[1] - ry1 > 0.8 * (ry1 - ry0) or abs(scx - rcx) > 0.6 * max(rx1 - rx0, sw):
         return None
     if sh < 0.3 * (ry1 - ry0) or sh > 1.3 * (ry1 - ry0):
         return None
-    is_rank = np.zeros(n, bool)
-    is_rank[[c[5] for c in rank]] = True
+    return IndexMarks(ink, redness, lab, trim, rank, (rx0, ry0, rx1, ry1), suit)
+
+
+def corner_index(card: np.ndarray) -> Index | None:
+    """The index glyphs in the top-left corner of a rectified upright card (BGR), or None when not found clearly."""
+    m = index_marks(card)
+    if m is None:
+        return None
+    ink, lab = m.ink, m.lab
+    rx0, ry0, rx1, ry1 = m.rank_box
+    sx0, sy0, sw, sh, _, si = m.suit
+    is_rank = np.zeros(int(lab.max()) + 1, bool)
+    is_rank[[c[5] for c in m.rank]] = True
     rmask = is_rank[lab]
     smask = lab == si
     glyph_px = rmask | smask
-    red_share = float((redness[glyph_px] > 40).mean())
+    red_share = float((m.redness[glyph_px] > 40).mean())
     if 0.25 < red_share < 0.75:  # neither clearly red nor clearly black
         return None
     rank_img = _glyph(ink[ry0:ry1, rx0:rx1], rmask[ry0:ry1, rx0:rx1], RANK_SIZE)

@@ -116,6 +116,25 @@ def test_a_foreign_court_letter_is_trained_as_no_rank_with_its_suit(paris):
     assert set(suits.tolist()) <= {index_net.SUITS.index("H"), len(index_net.SUITS) - 1}
 
 
+def test_court_letters_of_other_patterns_are_painted_over_the_trained_designs_courts(paris):
+    """``foreign_court``: the rank letter of both corner indices replaced by a letter no standard index has, drawn
+    in the index's ink; the glyph cutter finds the new letter where the old one was, the suit sign left as it was;
+    the same generator gives the same card."""
+    from tools import train_index
+    from vision import glyphs
+
+    card = paris["QS"]
+    a = train_index.foreign_court(card, np.random.default_rng(4))
+    b = train_index.foreign_court(card, np.random.default_rng(4))
+    assert a is not None and np.array_equal(a, b) and a.shape == card.shape
+    for img, out in ((card, a), (card[::-1, ::-1], a[::-1, ::-1])):  # both corners
+        was, now = glyphs.corner_index(np.ascontiguousarray(img)), glyphs.corner_index(np.ascontiguousarray(out))
+        assert was is not None and now is not None
+        assert float((was.rank * now.rank).sum()) < 0.8  # another letter (unit vectors: 1 is the same glyph)
+        assert float((was.suit * now.suit).sum()) > 0.95  # the same suit sign
+    assert train_index.foreign_court(np.full_like(card, 255), np.random.default_rng(4)) is None  # no index
+
+
 def test_photographed_cards_are_trained_by_rank_with_the_suit_ignored():
     """Corners cut from real photographs labelled by rank only (boxes): every sample has that rank and the suit
     label the loss skips; the same job gives the same samples."""

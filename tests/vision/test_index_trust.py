@@ -64,3 +64,49 @@ def test_a_standard_deck_keeps_the_network_check(decks_dir, tmp_path):
     files["meta"] = np.array(json.dumps(meta))
     np.savez_compressed(path, **files)
     assert decklib.Deck.load(path).templates.index_trusted is True
+
+
+def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir):
+    """Enrollment lists the ranks the corner network gave to the deck's cards of another rank (``index_misnames``;
+    the drawn tango's odd indices: some read as aces, kings, queens), and the enrolled mode never takes the
+    network's word for a card of those ranks. (Why: aisleriot's rheinland, a German pattern, had its jacks' B read
+    as kings by the network of session 23, and in the bench's scenes 500067 and 500100 the enrolled mode's fallback
+    to the generic reader named two jacks kings; its enrollment listed "K". The network retrained with foreign
+    letters no longer misreads them, so the rule is shown here on a card the fallback reads.) The drawn simplistic's
+    two of spades in scene 500000 is named by the fallback; listed as misnamed, the two is left unsure."""
+    tango = synth.load_deck(str(decks_dir / "tango"))
+    misnames = decklib.enroll_images(tango, "tango", "tango").templates.index_misnames
+    assert misnames and set(misnames) <= set(decklib.RANKS)
+    images = synth.load_deck(str(decks_dir / "simplistic"))
+    deck = decklib.enroll_images(images, "simplistic", "simplistic")
+    assert deck.templates.index_misnames == ""
+    scene = synth.random_scene(images, 500000, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == "2S").quad.astype(np.float32)
+
+    def read(d: decklib.Deck) -> recognise.Read:
+        return next(r for r in recognise.Recogniser(d).identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+
+    assert read(deck).code == "2S"
+    listed = copy.deepcopy(deck)
+    listed.templates.index_misnames = "2"
+    assert read(listed).code is None  # (the templates alone: unsure, their best match the 2C)
+    listed.templates.index_misnames = "JQK"  # another rank listed: the two is named as before
+    assert read(listed).code == "2S"
+
+
+def test_the_misnamed_ranks_are_kept_in_the_deck_file(decks_dir, tmp_path):
+    images = synth.load_deck(str(decks_dir / "plastic"))
+    deck = decklib.enroll_images(images, "plastic", "plastic")
+    assert deck.report["index_misnames"] == ""  # the network read every corner of a standard deck as its own rank
+    deck.templates.index_misnames = "JK"
+    path = str(tmp_path / "plastic.npz")
+    deck.save(path)
+    assert decklib.Deck.load(path).templates.index_misnames == "JK"
+    # a file enrolled before the measurement: none known (enrolling again measures them)
+    with np.load(path) as z:
+        files = {k: z[k] for k in z.files}
+    meta = json.loads(str(files["meta"]))
+    del meta["index_misnames"]
+    files["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **files)
+    assert decklib.Deck.load(path).templates.index_misnames == ""

@@ -1,0 +1,31 @@
+"""The development aid that checks every accepted read of many drawn scenes against the card under it."""
+
+import numpy as np
+
+from tools import synth, wrong_sweep
+from vision import recognise
+
+
+def test_each_accepted_read_is_judged_by_the_card_under_it(tango):
+    poses = [synth.CardPose("7D", 400, 360, 10), synth.CardPose("QS", 700, 360, 80)]
+    scene = synth.render_table(tango, poses, seed=2, nuisance=synth.Nuisance.none(), hand=False)
+    seven, queen = (c.quad.astype(np.float32) for c in scene.cards)
+    nowhere = seven + np.float32(2000)
+    reads = [recognise.Read("7D", "7D", 0.9, 0.5, seven), recognise.Read("QC", "QC", 0.96, 0.5, queen),
+             recognise.Read(None, "7H", 0.4, 0.0, seven), recognise.Read("2S", "2S", 0.9, 0.5, nowhere)]
+    right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
+    assert (right, junk) == (1, 1)
+    assert wrong == [{"seed": 7, "truth": "QS", "label": "QC", "kind": "whole", "confidence": 0.96}]
+
+
+def test_a_deck_is_swept_scene_by_scene(decks_dir):
+    res = wrong_sweep.sweep_deck(str(decks_dir / "plastic"), 2, "generic")
+    assert res["deck"] == "plastic" and res["scenes"] == 2 and res["right"] >= 4 and res["wrong"] == []
+
+
+def test_the_deck_sets_keep_the_held_out_designs_apart(tmp_path):
+    for t in ("anglo", "rheinland", "paris"):
+        (tmp_path / t).mkdir()
+    tune, held = wrong_sweep.deck_set("tune", str(tmp_path), "D"), wrong_sweep.deck_set("held", str(tmp_path), "D")
+    assert str(tmp_path / "anglo") in tune and str(tmp_path / "rheinland") in held and "D/paris" in held
+    assert not set(tune) & set(held) and "D/plastic" in tune

@@ -1,0 +1,117 @@
+"""A wide look for wrong reads: every accepted read of many drawn scenes checked against the card under it.
+
+The accuracy bench scores about 40 scenes per design; a wrong read one scene in a hundred slips past it. This sweep
+reads ``--scenes`` of the bench's own scenes (``synth.random_scene`` from ``vision_bench.FIRST_SEED``) of each deck
+folder, in one mode, on every core, and lists each accepted read that names another card than the one under it
+(whole or partly covered), with its scene seed, so that ``tools.drawn_misses`` or a debugger can look at it.
+
+    python -m tools.wrong_sweep ~/.cache/cardref/aisleriot/anglo ../shared/decks/plastic --scenes 150 --mode generic
+    python -m tools.wrong_sweep --themes tune --scenes 150 --mode enrolled     # the themes and decks the networks
+    python -m tools.wrong_sweep --themes held --scenes 150 --mode enrolled     # were tuned / trained on, or held out
+
+Per deck it prints the accepted reads that were right and each wrong one; ``--json`` writes them all. A development
+aid (a few minutes per deck and mode at 150 scenes on one core); the product never imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from tools import synth
+from tools.train_index import HELD_OUT_DRAWN, HELD_OUT_THEMES, TRAIN_DRAWN
+from tools.vision_bench import FIRST_SEED, SCENE_CARDS, truth_of
+
+THEMES_ROOT = os.path.expanduser("~/.cache/cardref/aisleriot")
+DECKS_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "decks")
+# held out from everything but measuring: the networks' held-out themes, two more foreign-pattern checks, and the
+# aisleriot renderings of the held-out drawn designs
+HELD_THEMES = [*HELD_OUT_THEMES, "tango_nuevo", "swiss-xvii", *HELD_OUT_DRAWN]
+
+
+def deck_set(which: str, themes_root: str = THEMES_ROOT, decks_root: str = DECKS_ROOT) -> list[str]:
+    """The deck folders of ``tune`` (every theme and drawn deck not held out) or ``held``."""
+    themes = sorted(os.listdir(themes_root)) if os.path.isdir(themes_root) else []
+    if which == "held":
+        return ([os.path.join(themes_root, t) for t in themes if t in HELD_THEMES]
+                + [os.path.join(decks_root, d) for d in HELD_OUT_DRAWN])
+    return ([os.path.join(themes_root, t) for t in themes if t not in HELD_THEMES]
+            + [os.path.join(decks_root, d) for d in TRAIN_DRAWN])
+
+
+def judge(scene: synth.Scene, reads: list, seed: int) -> tuple[int, int, list[dict]]:
+    """(right, junk, wrong) of one scene's accepted reads: a read is right when it names the card under it (a whole
+    or partly covered one, ``vision_bench.truth_of``), junk when no card lies under it, wrong otherwise."""
+    right, junk, wrong = 0, 0, []
+    for r in reads:
+        if r.code is None:
+            continue
+        kind, truth = truth_of(scene, np.asarray(r.quad, np.float32))
+        if truth is None:
+            junk += 1
+        elif truth == r.code:
+            right += 1
+        else:
+            wrong.append({"seed": seed, "truth": truth, "label": r.code, "kind": kind,
+                          "confidence": round(float(r.confidence), 3)})
+    return right, junk, wrong
+
+
+def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -> dict:
+    """``{"deck", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode."""
+    import cv2
+
+    from vision import deck as decklib
+    from vision import recognise as rc
+
+    cv2.setNumThreads(1)
+    images = synth.load_deck(deck_dir)
+    rec = rc.Recogniser(decklib.enroll_dir(deck_dir) if mode == "enrolled" else None)
+    right, junk, wrong = 0, 0, []
+    for seed in range(first, first + scenes):
+        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
+        r, j, w = judge(scene, rec.identify(scene.image), seed)
+        right, junk, wrong = right + r, junk + j, wrong + w
+    return {"deck": os.path.basename(os.path.normpath(deck_dir)), "dir": deck_dir, "mode": mode, "scenes": scenes,
+            "right": right, "wrong": wrong, "junk": junk}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("decks", nargs="*", help="deck folders (card images named by code)")
+    p.add_argument("--themes", choices=["tune", "held"], help="the tuning/training or held-out deck set")
+    p.add_argument("--scenes", type=int, default=150)
+    p.add_argument("--mode", choices=["generic", "enrolled"], default="generic")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--json", help="write every deck's result here")
+    a = p.parse_args(argv)
+    decks = list(a.decks) + (deck_set(a.themes) if a.themes else [])
+    missing = [d for d in decks if not os.path.isdir(d)]
+    if not decks or missing:
+        print(f"no such deck folder: {', '.join(missing)}" if missing else "name deck folders or --themes",
+              file=sys.stderr)
+        return 2
+    results = []
+    with ProcessPoolExecutor(max_workers=a.workers) as pool:
+        for res in pool.map(sweep_deck, decks, [a.scenes] * len(decks), [a.mode] * len(decks)):
+            results.append(res)
+            print(f"{res['deck']:24s} {a.mode:8s} right {res['right']:4d}  wrong {len(res['wrong'])}"
+                  f"  junk {res['junk']}", flush=True)
+            for w in res["wrong"]:
+                print(f"    scene {w['seed']}: {w['truth']} named {w['label']} ({w['kind']}, {w['confidence']})",
+                      flush=True)
+    print(f"total: right {sum(r['right'] for r in results)}, wrong {sum(len(r['wrong']) for r in results)}, "
+          f"junk {sum(r['junk'] for r in results)}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
