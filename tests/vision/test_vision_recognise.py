@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tools import synth
-from vision import recognise
+from vision import index_net, recognise
 
 
 def _match(reads, card):
@@ -194,10 +194,24 @@ def test_a_reread_loses_to_another_card_matched_better(decks_dir):
 
 
 def test_a_match_the_network_vetoed_is_not_looked_for_again(decks_dir):
-    """An anglo_modern 2C matched right (0.97 / 0.75), vetoed as the network took its club for a spade; another
-    outline then matched the 2S (0.96 / 0.41), which the network did not veto. The two cues disagree: unsure."""
+    """An anglo_modern 2C matched right (0.97 / 0.75), vetoed as session 23's network took its club for a spade;
+    another outline then matched the 2S (0.96 / 0.41), which the network did not veto. The two cues disagree:
+    unsure. The network retrained in session 24 reads that club right (no veto: named); the rule is kept with the
+    network's corner reading of this card as the old one gave it (a sure 2S, both corners)."""
     enrolled, scene, card = _neoclassical_3c(decks_dir, 900025, "2C", "anglo_modern")
     rec = recognise.Recogniser(enrolled)
+    r = _match(rec.identify(scene.image), card)
+    assert r is not None and r.code == "2C", r
+
+    def spade(rank: str = "2") -> index_net.CornerRead:
+        return index_net.CornerRead(rank, "S", 0.97, 0.97, np.zeros(14), np.zeros(5))
+
+    def old_reading(label: str, card_img: np.ndarray) -> bool:
+        # (the reading session 23's network gave this card's corners: a sure two of spades)
+        return recognise.index_vetoes(label, index_net.IndexRead("2", "S", 0.97, 0.97, True, [spade(), spade()],
+                                                                 0.99))
+
+    rec.contradicted = old_reading  # type: ignore[method-assign]
     r = _match(rec.identify(scene.image), card)
     assert r is not None and r.code is None and r.label == "2C", r
 
