@@ -33,6 +33,16 @@ def _named(deck: decklib.Deck, images: dict[str, np.ndarray]) -> tuple[set[str],
     return right, wrong
 
 
+def _drop_from_meta(path: str, key: str) -> None:
+    """Rewrite a deck file as a version before ``key`` was measured would have written it."""
+    with np.load(path) as z:
+        files = {k: z[k] for k in z.files}
+    meta = json.loads(str(files["meta"]))
+    del meta[key]
+    files["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(path, **files)
+
+
 def test_a_deck_of_foreign_suit_signs_is_read_by_its_templates_alone(swiss):
     deck = decklib.enroll_images(swiss, "swiss-xvii", "swiss-xvii")
     assert deck.report["index_trusted"] is False
@@ -57,12 +67,7 @@ def test_a_standard_deck_keeps_the_network_check(decks_dir, tmp_path):
     path = str(tmp_path / "plastic.npz")
     deck.save(path)
     assert decklib.Deck.load(path).templates.index_trusted is False
-    with np.load(path) as z:
-        files = {k: z[k] for k in z.files}
-    meta = json.loads(str(files["meta"]))
-    del meta["index_trusted"]
-    files["meta"] = np.array(json.dumps(meta))
-    np.savez_compressed(path, **files)
+    _drop_from_meta(path, "index_trusted")
     assert decklib.Deck.load(path).templates.index_trusted is True
 
 
@@ -103,10 +108,5 @@ def test_the_misnamed_ranks_are_kept_in_the_deck_file(decks_dir, tmp_path):
     deck.save(path)
     assert decklib.Deck.load(path).templates.index_misnames == "JK"
     # a file enrolled before the measurement: none known (enrolling again measures them)
-    with np.load(path) as z:
-        files = {k: z[k] for k in z.files}
-    meta = json.loads(str(files["meta"]))
-    del meta["index_misnames"]
-    files["meta"] = np.array(json.dumps(meta))
-    np.savez_compressed(path, **files)
+    _drop_from_meta(path, "index_misnames")
     assert decklib.Deck.load(path).templates.index_misnames == ""
