@@ -97,8 +97,9 @@ def photo_deck(folder: str) -> dict[str, np.ndarray]:
 
 
 def load_sources(decks_root: str, photos_root: str | None, themes: list[str], drawn: list[str],
-                 foreign: dict[str, str] | None = None) -> list[dict]:
-    """Card sources: name, code -> image, and the largest card width a view of it may have."""
+                 foreign: dict[str, str] | None = None, painted: int = 0) -> list[dict]:
+    """Card sources: name, code -> image, and the largest card width a view of it may have; ``painted`` copies of
+    the designs' courts with other letters painted over (``foreign_court``) after them."""
     from vision import deck as decklib
 
     sources = []
@@ -108,17 +109,16 @@ def load_sources(decks_root: str, photos_root: str | None, themes: list[str], dr
         sources.append({"name": t, "images": decklib.load_deck(theme_deck(t)), "max_w": 300})
     for t, letters in (foreign or {}).items():
         sources.append({"name": t, "images": decklib.load_deck(theme_deck(t)), "max_w": 300, "foreign": letters})
-    if foreign is not None:
-        painted = []
-        for i, src in enumerate(sources):
-            for k in range(PAINTED_VARIANTS):
-                rng = np.random.default_rng([i, k, 7])
-                images = {c: p for c in CODES if c[0] in "JQK" and c in src["images"]
-                          for p in [foreign_court(src["images"][c], rng)] if p is not None}
-                if images:
-                    painted.append({"name": f"{src['name']}_painted{k}", "images": images, "max_w": src["max_w"],
-                                    "foreign": "JQK"})
-        sources += painted
+    copies = []
+    for i, src in enumerate(sources):
+        for k in range(painted):
+            rng = np.random.default_rng([i, k, 7])
+            images = {c: p for c in CODES if c[0] in "JQK" and c in src["images"]
+                      for p in [foreign_court(src["images"][c], rng)] if p is not None}
+            if images:
+                copies.append({"name": f"{src['name']}_painted{k}", "images": images, "max_w": src["max_w"],
+                               "foreign": "JQK"})
+    sources += copies
     if photos_root:
         tpl = os.path.join(photos_root, "desk", "template")
         if os.path.isdir(tpl):
@@ -565,7 +565,7 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     # a shared machine: OpenMP threads that wait for each other's cores run slower than one thread
     torch.set_num_threads(threads or workers)
     t0 = time.time()
-    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS)
+    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
     x, yr, ys = make_data(sources, views, seed, workers, progress)
     photo_corners = 0

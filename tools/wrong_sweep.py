@@ -21,20 +21,22 @@ import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+import cv2
 import numpy as np
 
 from tools import synth
-from tools.train_index import HELD_OUT_DRAWN, HELD_OUT_THEMES, TRAIN_DRAWN
+from tools.train_index import HELD_OUT_DRAWN, HELD_OUT_THEMES, THEME_CACHE, TRAIN_DRAWN
 from tools.vision_bench import FIRST_SEED, SCENE_CARDS, truth_of
+from tools.vision_commands import DEFAULT_DECKS
+from vision import deck as decklib
+from vision import recognise as rc
 
-THEMES_ROOT = os.path.expanduser("~/.cache/cardref/aisleriot")
-DECKS_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared", "decks")
 # held out from everything but measuring: the networks' held-out themes, two more foreign-pattern checks, and the
 # aisleriot renderings of the held-out drawn designs
 HELD_THEMES = [*HELD_OUT_THEMES, "tango_nuevo", "swiss-xvii", *HELD_OUT_DRAWN]
 
 
-def deck_set(which: str, themes_root: str = THEMES_ROOT, decks_root: str = DECKS_ROOT) -> list[str]:
+def deck_set(which: str, themes_root: str = THEME_CACHE, decks_root: str = DEFAULT_DECKS) -> list[str]:
     """The deck folders of ``tune`` (every theme and drawn deck not held out) or ``held``."""
     themes = sorted(os.listdir(themes_root)) if os.path.isdir(themes_root) else []
     if which == "held":
@@ -44,7 +46,7 @@ def deck_set(which: str, themes_root: str = THEMES_ROOT, decks_root: str = DECKS
             + [os.path.join(decks_root, d) for d in TRAIN_DRAWN])
 
 
-def judge(scene: synth.Scene, reads: list, seed: int) -> tuple[int, int, list[dict]]:
+def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int, list[dict]]:
     """(right, junk, wrong) of one scene's accepted reads: a read is right when it names the card under it (a whole
     or partly covered one, ``vision_bench.truth_of``), junk when no card lies under it, wrong otherwise."""
     right, junk, wrong = 0, 0, []
@@ -64,11 +66,6 @@ def judge(scene: synth.Scene, reads: list, seed: int) -> tuple[int, int, list[di
 
 def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -> dict:
     """``{"deck", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode."""
-    import cv2
-
-    from vision import deck as decklib
-    from vision import recognise as rc
-
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir) if mode == "enrolled" else None)

@@ -142,10 +142,10 @@ def index_marks(card: np.ndarray) -> IndexMarks | None:
     if not rest:
         return None
     suit = rest[0]
-    sx0, _, sw, sh, _, _ = suit
+    sx0, sy0, sw, sh, _, _ = suit
     # the pip lies right under the rank, centred under it
     rcx, scx = (rx0 + rx1) / 2, sx0 + sw / 2
-    if suit[1] - ry1 > 0.8 * (ry1 - ry0) or abs(scx - rcx) > 0.6 * max(rx1 - rx0, sw):
+    if sy0 - ry1 > 0.8 * (ry1 - ry0) or abs(scx - rcx) > 0.6 * max(rx1 - rx0, sw):
         return None
     if sh < 0.3 * (ry1 - ry0) or sh > 1.3 * (ry1 - ry0):
         return None

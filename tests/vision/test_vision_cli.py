@@ -96,7 +96,7 @@ def test_five_seat_mat_command(tmp_path, capsys):
 
 
 def test_enroll_names_the_ranks_the_index_reader_takes_for_others(tmp_path, aisleriot_deck, capsys):
-    # aisleriot's guyenne-classic: a king's corner read as a queen in one of enrollment's views
+    # aisleriot's guyenne-classic: a corner of another rank read as a queen in one of enrollment's views
     assert main(["vision", "enroll", str(aisleriot_deck("guyenne-classic")), "--out", str(tmp_path / "g.npz")]) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out.strip().splitlines()[-1])
