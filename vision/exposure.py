@@ -11,6 +11,10 @@ noise added lost a third of poker_table's cards (found / read 221 / 165 -> 151 /
 Only a frame whose brightest thousandth is dimmer than ``DIM_BELOW`` is changed, so a frame exposed as a camera
 normally exposes a table with cards on it is read exactly as before. ``Recogniser.identify`` measures each photograph
 (no mat); the play detector measures its camera on the table, and again when the table is still.
+
+One card lit unevenly - a lamp's sharp shadow of an arm or a head across it - is relit by ``even_light``: its paper
+brought to one level, so that the ink in the shade reads as the ink in the light (``Recogniser._read_relit``, for a
+card the first reading did not name).
 """
 
 from __future__ import annotations
