@@ -395,6 +395,21 @@ def _webcam(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
+def _cast_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A sharp-edged shadow band, as a lamp casts of an arm or a bottle: a quarter of the photo's shorter side wide,
+    through a random point of its middle half at a random angle, the light in it 0.45-0.6 of the rest, its edges
+    softened by about a pixel (at 1000 px)."""
+    h, w = img.shape[:2]
+    px, py = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+    a = rng.uniform(0, np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = np.abs(np.float32(np.cos(a)) * (xx - px) + np.float32(np.sin(a)) * (yy - py))
+    band = (d < 0.125 * min(h, w)).astype(np.float32)
+    band = cv2.GaussianBlur(band, (0, 0), max(0.5, max(h, w) / 1000))
+    light = 1 - np.float32(rng.uniform(0.4, 0.55)) * band
+    return np.clip(img.astype(np.float32) * light[..., None], 0, 255).astype(np.uint8)
+
+
 WEBCAM_SIDE = 800
 # camera-like changes of a whole photo (``--alter``), to see which differences of other cameras and lights the
 # recogniser is fragile to (docs/vision.md, *Photographs*, session 17); the noise is seeded by the photo's name
@@ -407,6 +422,7 @@ ALTERATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] 
     "over-exposed": lambda img, rng: _levels(img, (1.35, 1.35, 1.35), 10),
     "blur": lambda img, rng: cv2.GaussianBlur(img, (0, 0), 1.5),
     "webcam": _webcam,
+    "shadow": _cast_shadow,
 }
 
 

@@ -11,6 +11,10 @@ noise added lost a third of poker_table's cards (found / read 221 / 165 -> 151 /
 Only a frame whose brightest thousandth is dimmer than ``DIM_BELOW`` is changed, so a frame exposed as a camera
 normally exposes a table with cards on it is read exactly as before. ``Recogniser.identify`` measures each photograph
 (no mat); the play detector measures its camera on the table, and again when the table is still.
+
+One card lit unevenly - a lamp's sharp shadow of an arm or a head across it - is relit by ``even_light``: its paper
+brought to one level, so that the ink in the shade reads as the ink in the light (``Recogniser._read_relit``, for a
+card the first reading did not name).
 """
 
 from __future__ import annotations
@@ -50,3 +54,33 @@ def brighten(frame: np.ndarray, factor: float) -> np.ndarray:
         return frame
     lut = np.clip(np.arange(256, dtype=np.float32) * factor + 0.5, 0, 255).astype(np.uint8)
     return cv2.LUT(frame, lut)
+
+
+# a card's relighting (``even_light``): the paper's level under the ink is a closing (a max filter, then a min
+# filter, of the brightest channel) as wide as this share of the card - wider than an index's strokes and a pip, so
+# the ink goes, while a shadow's sharp edge stays where it is (a blurred max filter, as ``vision.pips.ink_map`` has,
+# spreads the lit paper a pip's width into the shade, where it reads as ink)
+PAPER_KERNEL = 0.18
+PAPER_SHARE = 0.3  # a level under this share of the lit paper's is no paper at all (a court's picture, a large pip)
+MAX_RELIGHT = 3.0  # paper in a shade darker than a third of the lit paper's level is not brightened further
+UNEVEN_BELOW = 0.8  # a card is unevenly lit when a tenth of its paper lies under this share of the lit paper's level
+
+
+def even_light(card: np.ndarray) -> tuple[np.ndarray, float]:
+    """A rectified card (BGR, 8-bit) with its paper brought to one level where a shadow or a gradient darkened part
+    of it, and how evenly it was lit: the darkest tenth of its paper's level as a share of its lit paper's (1.0:
+    even). Every pixel is multiplied by the lit paper's level over the paper's level under it; where that level is
+    no paper's (``PAPER_SHARE``) the pixel is left as it is."""
+    h, w = card.shape[:2]
+    k = max(3, int(round(PAPER_KERNEL * w)) | 1)
+    brightest = cv2.max(cv2.max(card[..., 0], card[..., 1]), card[..., 2])
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.blur(cv2.morphologyEx(brightest, cv2.MORPH_CLOSE, kernel).astype(np.float32), (5, 5))
+    lit = float(np.percentile(paper, 90))
+    is_paper = paper > PAPER_SHARE * lit
+    if lit <= 0 or not is_paper.any():
+        return card, 1.0
+    evenness = float(np.percentile(paper[is_paper], 10)) / lit
+    factor = np.where(is_paper, np.clip(lit / np.maximum(paper, 1.0), 1.0, MAX_RELIGHT), 1.0).astype(np.float32)
+    out = np.clip(card.astype(np.float32) * factor[..., None], 0, 255).astype(np.uint8)
+    return out, evenness

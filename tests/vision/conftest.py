@@ -63,6 +63,27 @@ def poker_photo():
 
 
 @pytest.fixture(scope="session")
+def desk_photo():
+    """``desk_photo(name, side)``: a development desk/query photo shrunk to ``side`` px and its labelled codes (a
+    ``Counter``); the test is skipped where the development photos are not here."""
+    import json
+    from collections import Counter
+
+    from tools import photo_bench as pb
+
+    folder = PHOTOS / "desk"
+    if not (folder / "labels.json").exists():
+        pytest.skip("the development photos ../shared/photos/desk are not here")
+    labels = json.loads((folder / "labels.json").read_text())
+
+    def load(name: str, side: int):
+        img, _ = pb.load_photo(str(folder / "query" / name), side)
+        return img, Counter(labels[name])
+
+    return load
+
+
+@pytest.fixture(scope="session")
 def aisleriot_deck(tmp_path_factory):
     """``aisleriot_deck(name)``: the folder of Debian's aisleriot theme ``name`` rendered to one PNG per card, made
     once per session; the test is skipped where the theme or its renderer (librsvg2-bin, gnome-cards-data) is not

@@ -197,3 +197,18 @@ def test_every_alteration_changes_a_photo_alike_each_time_and_the_webcam_shrinks
         assert k == (pb.WEBCAM_SIDE / 1600 if name == "webcam" else 1.0), name
     dim, _ = pb.altered(img, "dim-clean", "x.jpg")
     assert dim.max() <= round(255 * 0.45)
+
+
+def test_the_shadow_alteration_darkens_a_sharp_band_and_leaves_the_rest():
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    img = np.full((600, 800, 3), 200, np.uint8)
+    out, _ = pb.altered(img, "shadow", "x.jpg")
+    levels = out[..., 0].astype(int)
+    shade = levels < 190
+    assert 0.1 < shade.mean() < 0.6  # (a band a quarter of the shorter side wide, through the middle)
+    assert int(levels.min()) in range(88, 122)  # the light 0.45-0.6 of the rest inside it
+    assert (levels == 200).mean() > 0.4
+    assert ((levels > 125) & (levels < 195)).mean() < 0.01  # a sharp edge: hardly a pixel between

@@ -122,3 +122,26 @@ def test_an_outline_with_a_side_along_no_edge_gives_way_to_one_edged_all_round(d
     assert float(np.median(left)) > 100
     rec = recognise.Recogniser(None)
     assert [r.code for r in rec.identify(cv2.imread(str(desk / "template" / "hearts_3.jpg")))] == ["3H"]
+
+
+def test_the_enrolled_deck_reads_cards_a_sharp_shadow_crosses_relit(desk):
+    """desk/query q15 under ``tools/photo_bench.py --alter shadow``'s band, the desk deck enrolled: its cards crossed
+    by the band's edges match their templates less; relit (``Recogniser._read_relit``) more are named, none wrong."""
+    from collections import Counter
+
+    from tools import photo_bench as pb
+    from vision import exposure, recognise
+
+    img, _ = pb.load_photo(str(desk / "query" / "q15.jpg"), 1920)
+    shaded, _ = pb.altered(img, "shadow", "q15.jpg")
+    truth = Counter(["AH", "3H", "2S", "7C", "AS"])
+    rec = recognise.Recogniser(_desk_deck(desk))
+    relit = Counter(r.code for r in rec.identify(shaded) if r.code)
+    before = exposure.UNEVEN_BELOW
+    try:
+        exposure.UNEVEN_BELOW = 0.0
+        first = Counter(r.code for r in rec.identify(shaded) if r.code)
+    finally:
+        exposure.UNEVEN_BELOW = before
+    assert not relit - truth and not first - truth
+    assert sum(first.values()) <= 2 and sum(relit.values()) >= 4
