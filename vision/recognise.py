@@ -63,6 +63,11 @@ NET_SAME_SIZE = 1.25
 # surely (mean face probability inside) and its rim stands out from the table (``NET_RIM_CONTRAST``)
 SEEN_FACE = 0.9
 NET_NOT_CARD = 0.6  # a hand-drawn view's outline where the network sees less face than this gives way to its cards
+# an outline round two of the network's cards, each PAIR_SHARE of its area, overlapping by under PAIR_IOU and
+# together PAIR_FILL of it, is a card lying partly on another (``_holds_pair``)
+PAIR_SHARE = (0.25, 0.75)
+PAIR_IOU = 0.2
+PAIR_FILL = 0.75
 # how far (Lab a, b: hue and chroma, not lightness, which shadows change) the rim band of the better-seen card of a
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
 # pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
@@ -1313,8 +1318,12 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     whole_areas = [float(cv2.contourArea(o.pts)) for _, o in out if o.whole >= 0.9]
     card_area = float(np.median(whole_areas)) if len(whole_areas) >= 2 else None
     alts: dict[int, list[np.ndarray]] = {}
-    for k, q in sorted(_net_cards(frame, pale, min_side, centre, face, core, scale, sure, others, card_area),
-                       key=lambda t: -t[0]):
+    nets = _net_cards(frame, pale, min_side, centre, face, core, scale, sure, others, card_area)
+    # the network's outline round two of its own cards that overlap (a card lying partly on another, their cores
+    # joined at a low level and parted at a higher one) gives way to them: it ranked first as the wholer
+    pts = [q.pts for _, q in nets]
+    nets = [(k, q) for k, q in nets if not _holds_pair(q.pts, [p for p in pts if p is not q.pts])]
+    for k, q in sorted(nets, key=lambda t: -t[0]):
         if frames_a_card(q):
             continue  # (a court's picture, whose face the network saw more surely than the card's: the views' card
             # stays, a doubtful one too)
@@ -1369,6 +1378,22 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
 def _finder(path: str) -> finder_net.FinderNet | None:
     # (None only while the network is being made: ``cardref vision train`` finds its training cards without it)
     return finder_net.FinderNet(path) if os.path.exists(path) else None
+
+
+def _holds_pair(w: np.ndarray, cards: list[np.ndarray]) -> bool:
+    """Whether outline ``w`` holds two of ``cards`` (each nine tenths inside it, at ``PAIR_SHARE`` of its area) that
+    overlap little (IoU under ``PAIR_IOU``) and together fill ``PAIR_FILL`` of it: a card partly on another."""
+    aw = cv2.contourArea(w)
+    wb = _box(w)
+    inner = []
+    for c in cards:
+        if _apart(_box(c), wb):
+            continue
+        a = cv2.contourArea(c)
+        if PAIR_SHARE[0] * aw <= a <= PAIR_SHARE[1] * aw and cv2.intersectConvexConvex(c, w)[0] >= 0.9 * a:
+            inner.append((c, a))
+    return any(_iou(a, b) < PAIR_IOU and ka + kb - cv2.intersectConvexConvex(a, b)[0] >= PAIR_FILL * aw
+               for i, (a, ka) in enumerate(inner) for b, kb in inner[i + 1:])
 
 
 def _overlaps(q: np.ndarray, others: list[np.ndarray]) -> bool:
