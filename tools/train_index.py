@@ -666,6 +666,11 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                     # table): the 'one' path's reads, pips and one corner
                     r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), net=net)
                     out.append(_tune_read(code, r))
+                    # and with its bottom-right index hidden and its pips not found (the card lies partly under
+                    # another, which hides both): the 'number_one' path's reads, one corner alone
+                    r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), pips=False,
+                                        net=net)
+                    out.append(_tune_read(code, r))
     return out
 
 
@@ -690,7 +695,7 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
     def cut(wrong: list[float], floor: float) -> float:
         return max(floor, 1 - (1 - max(wrong)) / 4) if wrong else floor
 
-    for path in ("two", "one", "court", "corners", "partial", "court_one"):
+    for path in ("two", "one", "court", "corners", "partial", "court_one", "number_one"):
         mine = [r for r in reads if r.path == path and r.score > 0]
         total = sum(1 for r in reads if r.path == path)
         entry: dict
@@ -707,7 +712,7 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
         else:
             wrong = [r.score for r in mine if r.label != r.truth]
             # (a court read by one corner has no second cue: the corners' floor)
-            floor = CORNERS_FLOOR if path in ("corners", "court_one") else FLOOR
+            floor = CORNERS_FLOOR if path in ("corners", "court_one", "number_one") else FLOOR
             thr = cut(wrong, floor) if total >= MIN_READS else ix.NET_THRESHOLDS[path]
             right = sum(1 for r in mine if r.label == r.truth and r.score >= thr)
             entry = {"threshold": round(thr, 6), "wrong_below": len(wrong),

@@ -214,10 +214,12 @@ def register_vision(commands: Commands) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     """``cardref vision train``: the corner-index network (``tools/train_index.py``) and the card-finding network
-    (``tools/train_finder.py``) from scratch."""
+    (``tools/train_finder.py``) from scratch. ``--tune-only`` reads with the model as it is (OpenCV) and needs no
+    training libraries."""
     try:
-        import onnx  # noqa: F401
-        import torch  # noqa: F401
+        if not args.tune_only:
+            import onnx  # noqa: F401
+            import torch  # noqa: F401
     except ImportError as exc:
         raise _user_error(f"training needs PyTorch and onnx, the 'train' extra: pip install -e '.[train]' "
                           f"({exc})") from exc

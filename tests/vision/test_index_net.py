@@ -63,8 +63,9 @@ def test_generic_reader_needs_both_cues(paris):
 
 
 def test_a_number_card_without_its_pips_is_read_by_both_corners_alone(paris):
-    """No pip layout found (pips=False): the 'corners' path, which needs both corners to agree; one corner blanked
-    names nothing."""
+    """No pip layout found (pips=False): the 'corners' path, which needs both corners to agree; with one corner
+    blanked it is the 'number_one' path (a card lying partly under another), which names the card only past its own
+    threshold, never the corners'."""
     six = _card(paris["6S"])
     small = cv2.resize(six, (120, 170), interpolation=cv2.INTER_AREA)
     r = index_net.read_generic(small, six, pips=False)
@@ -73,7 +74,9 @@ def test_a_number_card_without_its_pips_is_read_by_both_corners_alone(paris):
     h, w = blank.shape[:2]
     blank[int(0.55 * h):, int(0.66 * w):] = 255
     r = index_net.read_generic(cv2.resize(blank, (120, 170), interpolation=cv2.INTER_AREA), blank, pips=False)
-    assert r.path == "corners" and r.score == 0.0
+    th = index_net.load_thresholds()
+    assert r.path == "number_one" and r.label == "6S" and th["number_one"] >= th["corners"]
+    assert index_net.accepts(r, th) == (r.score >= th["number_one"])
 
 
 def test_scenes_of_a_held_out_design_no_wrong_read(paris):
@@ -274,6 +277,36 @@ def test_a_court_read_by_one_corner_needs_the_other_to_show_no_index():
                                                                                corner("-", "-", 0.99, 0.99)]),
                              None, "red", 3)
     assert index_net.accepts(sure, th) == (0.98 >= th["court_one"])
+    assert not index_net.accepts(sure, dict(index_net.NET_THRESHOLDS))
+
+
+def test_a_number_card_read_by_one_corner_needs_the_other_covered_and_no_more_pips_than_its_rank():
+    """The 'number_one' path: a number card lying partly under another shows one index and a few of its pips (poker
+    table train_25: a six of spades under its player's top card, read 6S 0.97 / 0.99 in its one corner in view, the
+    other showing none at 0.99). That corner alone names it past its own threshold (tuned, never below the corners'
+    floor); the other corner showing a rank or a suit, or not surely blank, ink of the other colour, or more alike
+    pips in view than the rank has leaves it unsure; and before tuning the path names nothing."""
+
+    def corner(rank, suit, p_rank, p_suit):
+        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
+
+    blank = corner("-", "-", 0.99, 0.99)
+    for other, colour, group, named in ((blank, "black", 3, True),
+                                        (blank, "?", 0, True),
+                                        (blank, "black", 6, True),
+                                        (blank, "black", 7, False),  # more pips than a six has
+                                        (corner("6", "-", 0.6, 0.5), "black", 3, False),
+                                        (corner("-", "S", 0.8, 0.97), "black", 3, False),
+                                        (corner("-", "-", 0.6, 0.8), "black", 3, False),  # not surely blank
+                                        (blank, "red", 3, False)):
+        ir = index_net.IndexRead("6", "S", 0.97, 0.99, False, [corner("6", "S", 0.97, 0.99), other])
+        r = index_net._decide(ir, None, colour, group)
+        assert r.path == "number_one" and r.label == "6S" and (r.score > 0) == named, (other, colour, group, r)
+    th = index_net.load_thresholds()
+    assert th["number_one"] >= 0.97
+    sure = index_net._decide(index_net.IndexRead("6", "S", 0.99, 0.99, False, [corner("6", "S", 0.99, 0.99), blank]),
+                             None, "black", 3)
+    assert index_net.accepts(sure, th) == (0.99 >= th["number_one"])
     assert not index_net.accepts(sure, dict(index_net.NET_THRESHOLDS))
 
 

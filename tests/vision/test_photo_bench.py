@@ -29,6 +29,10 @@ def test_label_formats_of_the_shared_sets():
     assert "JS" in t06 and "JD" not in t06  # labels corrected by eye (pb.LABEL_CORRECTIONS)
     t18 = next(p.codes for p in pt.photos if Path(p.path).name == "train_18.jpg")
     assert "JS" in t18 and "JC" not in t18
+    t13 = next(p.codes for p in pt.photos if Path(p.path).name == "train_13.jpg")
+    assert t13.count("AS") == 1 and t13.count("AC") == 1
+    q12 = next(p.codes for p in sets["desk_query"].photos if Path(p.path).name == "q12.jpg")
+    assert sorted(q12) == ["7S", "AD", "QH"]  # the ace at the photo's edge, added (pb.LABELS_MISSING)
     assert sets["desk_query"].photos[0].codes and len(sets["desk_template"].photos) == 52
     tpl = {Path(p.path).name: p.codes for p in sets["desk_template"].photos}
     assert tpl["clubs_1.jpg"] == ["AC"] and tpl["hearts_10.jpg"] == ["TH"] and tpl["spades_13.jpg"] == ["KS"]
