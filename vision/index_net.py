@@ -463,11 +463,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
     if ir.seen == 1 and ir.rank in pipslib.COUNT_OF_RANK:
         # a number card with one index in view, the other covered, its pips not counted: the card lies partly under
         # another (a player's two cards, a trick's pile) and its pips are hidden with its other corner. The corner
-        # alone names it by a threshold of its own (``number_one``, at least the corners' floor); the alike pip-like
-        # shapes in view must not outnumber its rank's pips. On poker_table the cards found and left unsure were
-        # mostly such cards, 42 of them read right by that one corner at 0.9 or more and none wrong
-        ok = (ok and all(c.covered for c in ir.corners if not c.is_index)
-              and group <= pipslib.COUNT_OF_RANK[ir.rank])
+        # alone names it by a threshold of its own (``number_one``, at least the corners' floor). On poker_table the
+        # cards found and left unsure were mostly such cards, 42 of them read right by that one corner at 0.9 or
+        # more and none wrong. (The alike pip-like shapes in its outline say nothing here: they are mostly the
+        # pips of the card lying on it - train_13's covered ace of spades holds four of the five of hearts')
+        ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         return NetRead(ir.code, "number_one", ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour,
                        group)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
