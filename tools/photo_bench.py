@@ -356,6 +356,14 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
             q = np.asarray(r.quad)
             bb = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
             best = max(((box_iou(bb, b), i) for i, b in enumerate(boxes) if i not in used), default=(0.0, -1))
+            if best[0] >= 0.5 and r.code is not None and photo.boxes[best[1]][4] != r.code[0]:
+                # a covered card read with its whole outline can overlap the box of the card on it more than its own
+                # box, which holds only its part in view: a box of its rank lying half inside the outline is its own
+                mine = [(_box_inside(b, np.asarray(r.quad)), i) for i, b in enumerate(boxes)
+                        if i not in used and photo.boxes[i][4] == r.code[0]]
+                mine = [t for t in mine if t[0] >= 0.5]
+                if mine:
+                    best = (best[0], max(mine)[1])
             if best[0] >= 0.5:
                 count(r.code, best[1])
             elif r.code is not None:

@@ -2424,7 +2424,8 @@ class Recogniser:
         if not redo:
             return None
         cuts = [{i: corner_cut(frame, v, i, scale) for i in redo} for v in outline_variants(quad)]
-        accepted = [n for n in index_net.reread_generic(first, cuts) if index_net.accepts(n, self.net_thresholds)]
+        accepted = [n for n in index_net.reread_generic(first, cuts)
+                    if index_net.accepts(n, self.net_thresholds) and n.path not in FIRST_CUT_ONLY]
         if len({n.label for n in accepted}) > 1:
             return None  # (cuts a few per cent apart name different cards: see ``_reread_enrolled``)
         for n in accepted:
@@ -2580,7 +2581,7 @@ class Recogniser:
                 # the mat a pale outline, whole and of the calibrated card's size, is a face: a joker, which the
                 # generic mode never names, played where no single change outlined it had gone unseen)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
-        return reads
+        return _named_once(reads)
 
 
 # the enrolled mode names a card its templates match short of the thresholds when the corner network, both corners
@@ -2603,6 +2604,10 @@ REREAD_OUTLINES: list[tuple[float, float, float, float]] = [
 # gives an unsure glyph several chances to look like another (a German jack's B read as a K at 0.91-0.92 in the
 # held-out rheinland theme; a partly covered eight of spades read as a 6D at 0.66 on the pip path)
 REREAD_P = 0.95
+# paths a reading from another outline may not take: one corner and nothing else to check it, the other cuts would
+# only give a blurred index more chances to look like another (a motion-blurred neoclassical 5H under a spade,
+# first read 6H at 0.90 by its one corner, then 6H at 0.971 on another cut: scene 500012)
+FIRST_CUT_ONLY = ("number_one",)
 # the enrolled mode reads again only a card its templates came near (cards matched at less, most of them another
 # deck's, would only cost time: on the drawn and photographed development sets 36 of the 38 cards that were read
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
@@ -2613,6 +2618,37 @@ ENROLLED_REREAD_MARGIN = 0.4
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
 MATCH_NEAREST = 3
+
+
+# two outlines naming the same card, one lying this much (its share of the smaller's area) on the other, are one card
+# read twice (``_named_once``)
+SAME_CARD_SHARE = 0.5
+
+
+def _named_once(reads: list[Read]) -> list[Read]:
+    """``reads`` less a card named a second time from another outline lying on it: the same code from two outlines
+    that share at least ``SAME_CARD_SHARE`` of the smaller one is one card, kept from its wholest, surest outline.
+    An outline round a jack of spades and a stretch of carpet beside it, taken for a card partly under the jack
+    (boxes_train cam_image43 with a cool cast), was read JS by the jack's own corner: the jack named twice. (Two
+    decks' cards of one code lying one on the other lose the lower one: unsure, never a card named that is not
+    there.)"""
+    named = sorted((i for i, r in enumerate(reads) if r.code is not None),
+                   key=lambda i: (-reads[i].whole, -reads[i].confidence))
+    kept: list[int] = []
+    drop: set[int] = set()
+    for i in named:
+        qi = np.asarray(reads[i].quad, np.float32)
+        ai = cv2.contourArea(qi)
+        for j in kept:
+            if reads[j].code != reads[i].code:
+                continue
+            qj = np.asarray(reads[j].quad, np.float32)
+            if cv2.intersectConvexConvex(qi, qj)[0] >= SAME_CARD_SHARE * min(ai, cv2.contourArea(qj)):
+                drop.add(i)
+                break
+        else:
+            kept.append(i)
+    return [r for i, r in enumerate(reads) if i not in drop] if drop else reads
 
 
 def index_vetoes(label: str, ir: index_net.IndexRead) -> bool:

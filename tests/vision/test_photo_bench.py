@@ -172,6 +172,22 @@ def test_a_covered_card_read_whole_is_matched_to_the_box_of_its_part_in_view():
     res = pb.SetResult("t")
     pb.score_photo(pair, [SimpleNamespace(code="QH", quad=quad(155, 192, 356, 426))], 1.0, res)
     assert (res.found, res.read, res.wrong, res.stray) == (1, 1, 0, 0)
+    # the same outline overlapping the jack's box by IoU 0.5 or more (with a cool cast): still the queen's, whose box
+    # lies half inside it, not a QH on the jack
+    res = pb.SetResult("t")
+    pb.score_photo(pair, [SimpleNamespace(code="QH", quad=quad(177, 193, 356, 429))], 1.0, res)
+    assert (res.found, res.read, res.wrong, res.stray) == (1, 1, 0, 0)
+    # a king under an ace, only its left strip in view and boxed, read with its whole outline that overlaps the ace's
+    # box more (IoU 0.52 against 0.34): the king's read, and the ace's own outline then takes the ace's box
+    under = pb.Photo("s.jpg", ["A", "K"], [(48, 155, 143, 290, "A"), (4, 164, 52, 293, "K")], [False, False])
+    res = pb.SetResult("t")
+    pb.score_photo(under, [SimpleNamespace(code="KD", quad=quad(0, 153, 126, 298)),
+                           SimpleNamespace(code="AD", quad=quad(42, 166, 130, 280))], 1.0, res)
+    assert (res.found, res.read, res.wrong, res.stray) == (2, 2, 0, 0)
+    # a misread is still one: a KD whose outline holds no K box
+    res = pb.SetResult("t")
+    pb.score_photo(under, [SimpleNamespace(code="KD", quad=quad(42, 166, 130, 280))], 1.0, res)
+    assert (res.found, res.read, res.wrong) == (1, 0, 1)
 
 
 def test_whole_cards_of_the_shared_sets():
