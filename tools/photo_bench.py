@@ -351,6 +351,14 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
                 res.wrong += 1
                 res.wrong_examples.append(f"{os.path.basename(photo.path)}: {code} on a {photo.boxes[i][4]}")
 
+        def inside_shares(quad: np.ndarray) -> list[tuple[float, int]]:
+            """(share inside ``quad``, index) of each box not yet taken."""
+            return [(_box_inside(b, quad), i) for i, b in enumerate(boxes) if i not in used]
+
+        def own_boxes(code: str, share: list[tuple[float, int]]) -> list[tuple[float, int]]:
+            """Those of ``share`` of the rank of ``code`` lying half inside: a covered card's part in view."""
+            return [(v, i) for v, i in share if v >= 0.5 and photo.boxes[i][4] == code[0]]
+
         left = []
         for r in sorted(reads, key=lambda r: r.code is None):
             q = np.asarray(r.quad)
@@ -359,9 +367,7 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
             if best[0] >= 0.5 and r.code is not None and photo.boxes[best[1]][4] != r.code[0]:
                 # a covered card read with its whole outline can overlap the box of the card on it more than its own
                 # box, which holds only its part in view: a box of its rank lying half inside the outline is its own
-                mine = [(_box_inside(b, np.asarray(r.quad)), i) for i, b in enumerate(boxes)
-                        if i not in used and photo.boxes[i][4] == r.code[0]]
-                mine = [t for t in mine if t[0] >= 0.5]
+                mine = own_boxes(r.code, inside_shares(q))
                 if mine:
                     best = (best[0], max(mine)[1])
             if best[0] >= 0.5:
@@ -371,9 +377,8 @@ def score_photo(photo: Photo, reads: list, scale: float, res: SetResult) -> None
         for r in left:
             # a card partly under another is read with its whole outline, while its box holds only the part in
             # view: it is a box of its rank lying half inside the outline, or else any box lying (nearly) all inside
-            share = [(_box_inside(b, np.asarray(r.quad)), i) for i, b in enumerate(boxes) if i not in used]
-            mine = [(v, i) for v, i in share if v >= 0.5 and photo.boxes[i][4] == r.code[0]]
-            inside = mine or [(v, i) for v, i in share if v >= 0.8]
+            share = inside_shares(np.asarray(r.quad))
+            inside = own_boxes(r.code, share) or [(v, i) for v, i in share if v >= 0.8]
             if inside:
                 count(r.code, max(inside)[1])
             else:

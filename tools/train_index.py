@@ -664,13 +664,11 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                     out.append(_tune_read(code, r))
                     # and with its bottom-right index hidden (glare, a shadow, a finger, the photo's edge on a real
                     # table): the 'one' path's reads, pips and one corner
-                    r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), net=net)
-                    out.append(_tune_read(code, r))
+                    hidden, hidden_big = _hide_corner(card), None if big is None else _hide_corner(big)
+                    out.append(_tune_read(code, ix.read_generic(hidden, hidden_big, net=net)))
                     # and with its bottom-right index hidden and its pips not found (the card lies partly under
                     # another, which hides both): the 'number_one' path's reads, one corner alone
-                    r = ix.read_generic(_hide_corner(card), None if big is None else _hide_corner(big), pips=False,
-                                        net=net)
-                    out.append(_tune_read(code, r))
+                    out.append(_tune_read(code, ix.read_generic(hidden, hidden_big, pips=False, net=net)))
     return out
 
 

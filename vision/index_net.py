@@ -449,27 +449,22 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
         ok = ok and not _pips_refuse(p, ir.suit)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour) if ok else 0.0, p, colour)
-    if ir.rank in COURTS and ir.seen == 1:
-        # a court with one index in view: the other corner must be covered (``CornerRead.covered``); the corner
-        # alone then names it, by a threshold of its own (``court_one``: its tuning reads are in ``index_net.json``).
-        # On the development photos the courts read surely in one corner, the other covered, were the largest group
-        # of whole cards left unsure. A suit read in the other corner without a rank is a letter the network does
-        # not know as J, Q or K, and such a letter in the one corner can look like one: aisleriot rheinland's jack
-        # (German B) read as a king at 0.99 by one corner, '-H' by the other (twice in 150 reads when only a blank
-        # rank was required there)
+    if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
+        # one index in view, no pip layout: the other corner must be covered (``CornerRead.covered``); the corner
+        # alone then names the card, by a threshold of its own per path (its tuning reads are in ``index_net.json``).
+        # A court ('court_one'): on the development photos the courts read surely in one corner, the other covered,
+        # were the largest group of whole cards left unsure. A suit read in the other corner without a rank is a
+        # letter the network does not know as J, Q or K, and such a letter in the one corner can look like one:
+        # aisleriot rheinland's jack (German B) read as a king at 0.99 by one corner, '-H' by the other (twice in
+        # 150 reads when only a blank rank was required there).
+        # A number card ('number_one'): it lies partly under another (a player's two cards, a trick's pile), its pips
+        # hidden with its other corner. On poker_table the cards found and left unsure were mostly such cards, 42 of
+        # them read right by that one corner at 0.9 or more and none wrong. (The alike pip-like shapes in its outline
+        # say nothing here: they are mostly the pips of the card lying on it - train_13's covered ace of spades
+        # holds four of the five of hearts')
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
-        return NetRead(ir.code, "court_one", ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour,
-                       group)
-    if ir.seen == 1 and ir.rank in pipslib.COUNT_OF_RANK:
-        # a number card with one index in view, the other covered, its pips not counted: the card lies partly under
-        # another (a player's two cards, a trick's pile) and its pips are hidden with its other corner. The corner
-        # alone names it by a threshold of its own (``number_one``, at least the corners' floor). On poker_table the
-        # cards found and left unsure were mostly such cards, 42 of them read right by that one corner at 0.9 or
-        # more and none wrong. (The alike pip-like shapes in its outline say nothing here: they are mostly the
-        # pips of the card lying on it - train_13's covered ace of spades holds four of the five of hearts')
-        ok = ok and all(c.covered for c in ir.corners if not c.is_index)
-        return NetRead(ir.code, "number_one", ir, ir.p_rank if ok else 0.0, ir.p_suit if ok else 0.0, None, colour,
-                       group)
+        return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
+                       ir.p_suit if ok else 0.0, None, colour, group)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)

@@ -1321,8 +1321,9 @@ def _add_net_cards(out: list[tuple[float, Quad]], frame: np.ndarray, pale: np.nd
     nets = _net_cards(frame, pale, min_side, centre, face, core, scale, sure, others, card_area)
     # the network's outline round two of its own cards that overlap (a card lying partly on another, their cores
     # joined at a low level and parted at a higher one) gives way to them: it ranked first as the wholer
-    pts = [q.pts for _, q in nets]
-    nets = [(k, q) for k, q in nets if not _holds_pair(q.pts, [p for p in pts if p is not q.pts])]
+    shapes = [(q.pts, float(cv2.contourArea(q.pts)), _box(q.pts)) for _, q in nets]
+    nets = [(k, q) for (k, q), me in zip(nets, shapes, strict=True)
+            if not _holds_pair(me, [c for c in shapes if c is not me])]
     for k, q in sorted(nets, key=lambda t: -t[0]):
         if frames_a_card(q):
             continue  # (a court's picture, whose face the network saw more surely than the card's: the views' card
@@ -1380,26 +1381,22 @@ def _finder(path: str) -> finder_net.FinderNet | None:
     return finder_net.FinderNet(path) if os.path.exists(path) else None
 
 
-def _holds_pair(w: np.ndarray, cards: list[np.ndarray]) -> bool:
+def _holds_pair(w: tuple[np.ndarray, float, tuple[float, float, float, float]],
+                cards: list[tuple[np.ndarray, float, tuple[float, float, float, float]]]) -> bool:
     """Whether outline ``w`` holds two of ``cards`` (each nine tenths inside it, at ``PAIR_SHARE`` of its area) that
-    overlap little (IoU under ``PAIR_IOU``) and together fill ``PAIR_FILL`` of it: a card partly on another."""
-    aw = cv2.contourArea(w)
-    wb = _box(w)
-    inner = []
-    for c in cards:
-        if _apart(_box(c), wb):
-            continue
-        a = cv2.contourArea(c)
-        if PAIR_SHARE[0] * aw <= a <= PAIR_SHARE[1] * aw and cv2.intersectConvexConvex(c, w)[0] >= 0.9 * a:
-            inner.append((c, a))
+    overlap little (IoU under ``PAIR_IOU``) and together fill ``PAIR_FILL`` of it: a card partly on another. Each
+    outline comes with its area and bounding box (``_box``), measured once for all the pairs."""
+    wq, aw, wb = w
+    inner = [(c, a) for c, a, b in cards if not _apart(b, wb) and PAIR_SHARE[0] * aw <= a <= PAIR_SHARE[1] * aw
+             and cv2.intersectConvexConvex(c, wq)[0] >= 0.9 * a]
     return any(_iou(a, b) < PAIR_IOU and ka + kb - cv2.intersectConvexConvex(a, b)[0] >= PAIR_FILL * aw
                for i, (a, ka) in enumerate(inner) for b, kb in inner[i + 1:])
 
 
-def _overlaps(q: np.ndarray, others: list[np.ndarray]) -> bool:
-    """Whether quad ``q`` covers a fifth of any of ``others``, or a fifth of it is covered by one."""
+def _overlaps(q: np.ndarray, others: list[np.ndarray], share: float = 0.2) -> bool:
+    """Whether quad ``q`` covers ``share`` (a fifth) of any of ``others``, or that much of it is covered by one."""
     a = cv2.contourArea(q)
-    return any(cv2.intersectConvexConvex(q, o)[0] >= 0.2 * min(a, cv2.contourArea(o)) for o in others)
+    return any(cv2.intersectConvexConvex(q, o)[0] >= share * min(a, cv2.contourArea(o)) for o in others)
 
 
 def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], pale: np.ndarray, face: np.ndarray,
@@ -2637,15 +2634,9 @@ def _named_once(reads: list[Read]) -> list[Read]:
     kept: list[int] = []
     drop: set[int] = set()
     for i in named:
-        qi = np.asarray(reads[i].quad, np.float32)
-        ai = cv2.contourArea(qi)
-        for j in kept:
-            if reads[j].code != reads[i].code:
-                continue
-            qj = np.asarray(reads[j].quad, np.float32)
-            if cv2.intersectConvexConvex(qi, qj)[0] >= SAME_CARD_SHARE * min(ai, cv2.contourArea(qj)):
-                drop.add(i)
-                break
+        same = [np.asarray(reads[j].quad, np.float32) for j in kept if reads[j].code == reads[i].code]
+        if same and _overlaps(np.asarray(reads[i].quad, np.float32), same, SAME_CARD_SHARE):
+            drop.add(i)
         else:
             kept.append(i)
     return [r for i, r in enumerate(reads) if i not in drop] if drop else reads
