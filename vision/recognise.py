@@ -2421,8 +2421,9 @@ class Recogniser:
         if not redo:
             return None
         cuts = [{i: corner_cut(frame, v, i, scale) for i in redo} for v in outline_variants(quad)]
-        accepted = [n for n in index_net.reread_generic(first, cuts)
-                    if index_net.accepts(n, self.net_thresholds) and n.path not in FIRST_CUT_ONLY]
+        accepted = [n for n, cut in zip(index_net.reread_generic(first, cuts), cuts, strict=True)
+                    if index_net.accepts(n, self.net_thresholds)
+                    and (n.path not in FIRST_CUT_ONLY or _named_by_first_cut(n, first, cut))]
         if len({n.label for n in accepted}) > 1:
             return None  # (cuts a few per cent apart name different cards: see ``_reread_enrolled``)
         for n in accepted:
@@ -2601,10 +2602,25 @@ REREAD_OUTLINES: list[tuple[float, float, float, float]] = [
 # gives an unsure glyph several chances to look like another (a German jack's B read as a K at 0.91-0.92 in the
 # held-out rheinland theme; a partly covered eight of spades read as a 6D at 0.66 on the pip path)
 REREAD_P = 0.95
-# paths a reading from another outline may not take: one corner and nothing else to check it, the other cuts would
-# only give a blurred index more chances to look like another (a motion-blurred neoclassical 5H under a spade,
-# first read 6H at 0.90 by its one corner, then 6H at 0.971 on another cut: scene 500012)
+# paths a reading from another outline may take only with the index corner as first cut (``_named_by_first_cut``):
+# one corner and nothing else to check it, cutting that corner again would only give a blurred index more chances to
+# look like another (a motion-blurred neoclassical 5H under a spade, first read 6H at 0.90 by its one corner, then 6H
+# at 0.971 on another cut: scene 500012)
 FIRST_CUT_ONLY = ("number_one",)
+
+
+def _named_by_first_cut(n: index_net.NetRead, first: index_net.NetRead, cut: dict[int, np.ndarray]) -> bool:
+    """Whether a reading again ``n`` on one of the ``FIRST_CUT_ONLY`` paths still names the card by the first cut of
+    its index corner (``cut``: the corners cut again for it), only the other corner cut again: that corner had shown
+    no rank and no suit, though not surely enough to be taken as covered, and shows nothing surely now. The index is
+    then read as at first, with no second chance to look like another card. (On the development photos the other
+    corner, under the covering card, often shows a strip of it and of the table: seven cards read so, all right.)"""
+    assert n.index is not None and first.index is not None
+    named = [i for i, c in enumerate(n.index.corners) if c.is_index]
+    if len(named) != 1 or named[0] in cut:
+        return False
+    other = first.index.corners[1 - named[0]]
+    return other.rank == "-" and other.suit == "-"
 # the enrolled mode reads again only a card its templates came near (cards matched at less, most of them another
 # deck's, would only cost time: on the drawn and photographed development sets 36 of the 38 cards that were read
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
