@@ -453,6 +453,37 @@ ALTERATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] 
 }
 
 
+# camera tilts (``--alter tilt20`` ...): the photo, taken as the table seen from straight above, seen again by a camera
+# turned that many degrees about the frame's horizontal axis (the far side of the table up the frame), its principal
+# point in the middle and its focal length ``TILT_FOCAL`` times the frame's longer side (a phone's or a webcam's), as
+# far off as makes the whole photo fit the same frame; outside the photo the frame repeats its border. The outlines
+# read are mapped back onto the photo before they are scored. (The photos that are not taken from straight above are
+# then seen further off than the tilt.)
+TILTS = {"tilt20": 20.0, "tilt30": 30.0}
+TILT_FOCAL = 0.75
+
+
+def tilt_homography(w: int, h: int, degrees: float) -> np.ndarray:
+    """The homography taking a ``w`` x ``h`` photo to its view by the tilted camera of ``TILTS``."""
+    f = TILT_FOCAL * max(w, h)
+    t = -np.radians(degrees)  # (the frame's top half turned away: the far side of the table up the frame)
+    turn = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    corners = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]]) @ turn.T
+
+    def seen(distance: float) -> np.ndarray:
+        z = corners[:, 2] + distance
+        return np.stack([f * corners[:, 0] / z + w / 2, f * corners[:, 1] / z + h / 2], axis=1)
+
+    near, far = f, 100.0 * f  # (the nearest distance at which the whole photo fits, by bisection)
+    for _ in range(60):
+        mid = (near + far) / 2
+        pts = seen(mid)
+        fits = (corners[:, 2] + mid > 0).all() and pts.min() >= 0 and (pts[:, 0] <= w).all() and (pts[:, 1] <= h).all()
+        near, far = (near, mid) if fits else (mid, far)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, seen(far).astype(np.float32))
+
+
 def altered(img: np.ndarray, alter: str, name: str) -> tuple[np.ndarray, float]:
     """``img`` changed by the alteration ``alter`` (``ALTERATIONS``; its noise seeded by the photo's ``name``) and
     the factor it was shrunk by (the webcam's smaller picture)."""
@@ -475,12 +506,21 @@ def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
             # is left out of the counts and named in the report)
             res.unreadable.append(os.path.basename(photo.path))
             continue
-        if alter is not None:
+        back = None
+        if alter in TILTS:
+            tilt = tilt_homography(img.shape[1], img.shape[0], TILTS[alter])
+            img = cv2.warpPerspective(img, tilt, (img.shape[1], img.shape[0]), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE)
+            back = np.linalg.inv(tilt)
+        elif alter is not None:
             img, k = altered(img, alter, os.path.basename(photo.path))
             scale *= k
         t = time.perf_counter()
         reads = rec.identify(img)  # type: ignore[attr-defined]
         res.ms.append((time.perf_counter() - t) * 1000)
+        if back is not None:
+            for r in reads:
+                r.quad = cv2.perspectiveTransform(np.asarray(r.quad, np.float32)[None], back)[0]
         score_photo(photo, reads, scale, res)
     if progress:
         progress(f"{photo_set.name}: {res.row()}")
@@ -615,8 +655,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", help="comma-separated set names")
     p.add_argument("--max-side", type=int, default=1920)
     p.add_argument("--json", help="also write the report here")
-    p.add_argument("--alter", choices=sorted(ALTERATIONS), help="change every photo first, as another camera or "
-                   "light would (no speed line then)")
+    p.add_argument("--alter", choices=sorted(ALTERATIONS) + sorted(TILTS), help="change every photo first, as "
+                   "another camera or light would, or see it from a camera tilted so many degrees (no speed line then)")
     a = p.parse_args(argv)
     try:
         report = bench(a.photos, a.deck, a.only.split(",") if a.only else None, a.max_side,

@@ -232,3 +232,34 @@ def test_the_shadow_alteration_darkens_a_sharp_band_and_leaves_the_rest():
     assert int(levels.min()) in range(88, 122)  # the light 0.45-0.6 of the rest inside it
     assert (levels == 200).mean() > 0.4
     assert ((levels > 125) & (levels < 195)).mean() < 0.01  # a sharp edge: hardly a pixel between
+
+
+def test_a_tilted_cameras_view_fits_the_frame_and_its_outlines_map_back(decks_dir):
+    """``--alter tilt20``: the photo seen by a camera turned 20 degrees, the whole photo in the frame (its far side
+    shorter), and a card read there maps back onto the card in the photo."""
+    import cv2
+    import numpy as np
+
+    from tools import photo_bench as pb
+    from tools import synth
+    from vision import recognise
+
+    w, h = 1280, 960
+    assert np.allclose(pb.tilt_homography(w, h, 0.0), np.eye(3), atol=1e-6)
+    tilt = pb.tilt_homography(w, h, 20.0)
+    frame_corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    seen = cv2.perspectiveTransform(frame_corners[None], tilt)[0]
+    assert seen.min() >= -0.5 and seen[:, 0].max() <= w + 0.5 and seen[:, 1].max() <= h + 0.5
+    assert seen[1, 0] - seen[0, 0] < seen[2, 0] - seen[3, 0]  # the far side is the shorter
+    assert min(seen.min(), w - seen[:, 0].max(), h - seen[:, 1].max()) < 1.0  # as near as the frame allows
+
+    card = synth.load_deck(str(decks_dir / "plastic"))["7S"]
+    photo = np.full((h, w, 3), (40, 110, 50), np.uint8)  # green felt
+    quad = np.float32([[560, 330], [760, 350], [740, 640], [540, 620]])
+    src = np.float32([[0, 0], [card.shape[1], 0], [card.shape[1], card.shape[0]], [0, card.shape[0]]])
+    cv2.warpPerspective(card[..., :3], cv2.getPerspectiveTransform(src, quad), (w, h), photo,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    view = cv2.warpPerspective(photo, tilt, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    reads = recognise.Recogniser(None).identify(view)
+    back = cv2.perspectiveTransform(np.asarray(reads[0].quad, np.float32)[None], np.linalg.inv(tilt))[0]
+    assert len(reads) == 1 and reads[0].code == "7S" and recognise._iou(back, quad) > 0.85
