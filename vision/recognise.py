@@ -45,6 +45,10 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 SMALL_CARD_SIDE = 64.0
 FIND_CARD_SIDE = 88.0
 MAX_FIND_UPSCALE = 1.6
+# a pale blob is a pile to look for the top card of unless a card found whole lies on it at 0.8 to this many times its
+# area (that card and the band round it); an outline far larger holding it is the surface it lies on (a drawn
+# scene's mat, outlined whole, explained its pile: scene 500058)
+PILE_EXPLAINED = 2.0
 EDGE_LEVELS = ((15, 45),)  # Canny thresholds of the edge-region view: sensitive, for a card barely paler than its table
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
 RIM_CONTRAST = 12.0  # Lab distance between a card's rim band and the surface around it
@@ -1197,7 +1201,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             continue  # (a pale table is one huge blob: no pile of a trick's cards is that large)
         hull = cv2.convexHull(c)
         if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
-               and cv2.contourArea(q.pts) > 0.8 * area for q in whole):
+               and 0.8 * area < cv2.contourArea(q.pts) < PILE_EXPLAINED * area for q in whole):
             continue
         for quad in pile_top(raw_edges, edges, c, min_side, known):
             if rim_pale(mask, quad) < 0.6:
@@ -1768,6 +1772,11 @@ def _holds_two_cards(w: Quad, whole: list[Quad]) -> bool:
 HOLDS_CARDS = 3
 HOLDS_SHARE = 0.3
 PALE_FACE = 0.5
+# (of one size within this, not ``NET_SAME_SIZE``: a card being played, held above the table, is seen up to half as
+# large again as those lying on it. A card's own parts are never pale where the card is not, so the pale test keeps
+# them out whatever their sizes. With 1.25, a drawn scene's mat holding a lone 5S, a TD and a lifted QC (1.4 times
+# the 5S) was one card, and the top card of the pile on it was lost: scene 500058)
+HOLDS_SIZE = 1.6
 
 
 def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -1775,10 +1784,11 @@ def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
     return _mean_inside(mask, quad) / 255.0
 
 
-def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: int) -> bool:
+def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: int,
+                       size: float = NET_SAME_SIZE) -> bool:
     """Whether ``least`` or more of ``inner`` lie apart (IoU < 0.1; the wholest first), each one ``seen`` says is a
-    card, and of one size (within ``NET_SAME_SIZE`` of their median area): the cards on a surface, not a card's
-    parts (``_holds_cards``, ``_holds_seen_cards``)."""
+    card, and of one size (within ``size`` of their median area): the cards on a surface, not a card's parts
+    (``_holds_cards``, ``_holds_seen_cards``)."""
     apart: list[Quad] = []
     for q in sorted(inner, key=lambda q: -q.whole):
         if all(_iou(q.pts, a.pts) < 0.1 for a in apart) and seen(q):
@@ -1787,7 +1797,7 @@ def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: i
         return False
     areas = np.array([cv2.contourArea(q.pts) for q in apart])
     med = float(np.median(areas))
-    return int(((areas >= med / NET_SAME_SIZE) & (areas <= med * NET_SAME_SIZE)).sum()) >= least
+    return int(((areas >= med / size) & (areas <= med * size)).sum()) >= least
 
 
 def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
@@ -1796,7 +1806,7 @@ def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
     (``PALE_FACE``): a surface with cards on it, not a card. ``mask``: the frame's ``card_mask`` (None: never)."""
     if mask is None or len(inner) < HOLDS_CARDS or _pale_inside(mask, w.pts) >= PALE_FACE:
         return False
-    return _apart_of_one_size(inner, lambda q: _pale_inside(mask, q.pts) >= PALE_FACE, HOLDS_CARDS)
+    return _apart_of_one_size(inner, lambda q: _pale_inside(mask, q.pts) >= PALE_FACE, HOLDS_CARDS, HOLDS_SIZE)
 
 
 # an outline where the finder network sees little card face (under NET_NOT_CARD) holding HOLDS_SEEN whole outlines

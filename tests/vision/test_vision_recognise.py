@@ -386,6 +386,23 @@ def test_a_piles_top_card_is_found_when_its_pale_blob_joins_a_lone_card(decks_di
     assert r is not None and r.code == "JC", r
 
 
+def test_a_piles_top_card_is_found_on_a_mat_that_holds_a_card_being_played(decks_dir):
+    """Drawn scene 500058 (the bench's own): a queen of spades tops a pile of three cards on the mat, and a queen of
+    clubs, held above the table as it is played, is seen 1.4 times as large as the lone five of spades. The mat,
+    outlined whole against the wood and card-shaped, held three pale cards but not "of one size", so it stood as a
+    card, and being whole and lying on the pile it explained the pile: the pile's top was never looked for. Cards a
+    half larger still count as the mat's cards (``HOLDS_SIZE``), and an outline over twice the pile's area
+    (``PILE_EXPLAINED``) is no card of it: the queen of spades is found and read."""
+    images = synth.load_deck(str(decks_dir / "plastic"))
+    scene = synth.random_scene(images, 500058, n_cards=7)
+    qs = next(c for c in scene.cards if c.code == "QS")
+    quads = recognise.find_cards(scene.image, centre=(640, 360))
+    assert any(recognise._iou(q.pts, qs.quad.astype(np.float32)) > 0.9 for q in quads)
+    assert not any(cv2.contourArea(q.pts) > 10 * cv2.contourArea(qs.quad.astype(np.float32)) for q in quads)
+    r = _match(recognise.Recogniser().identify(scene.image), qs)
+    assert r is not None and r.code == "QS", r
+
+
 def test_the_batched_corner_search_gives_match_templates_scores_and_places():
     """``_corner_search`` stands in for one ``cv2.matchTemplate`` (TM_CCOEFF_NORMED) per template: the same best
     score (to 1e-5) and place for every template, on ink-like queries, a flat template (1 everywhere, as OpenCV gives)
