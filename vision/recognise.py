@@ -1777,6 +1777,10 @@ PALE_FACE = 0.5
 # them out whatever their sizes. With 1.25, a drawn scene's mat holding a lone 5S, a TD and a lifted QC (1.4 times
 # the 5S) was one card, and the top card of the pile on it was lost: scene 500058)
 HOLDS_SIZE = 1.6
+# a pale outline is a surface when it holds three or more such cards each under this share of its area: the square pale
+# board of poker_table seen 30 degrees off (``tools/photo_bench.py --alter tilt``) is card-shaped in the image and paler
+# than its cards' rims, and each of its cards, a fiftieth of it, had been dropped as its part
+HOLDS_PALE_SHARE = 0.1
 
 
 def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -1802,10 +1806,18 @@ def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: i
 
 def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
     """Whether ``w`` holds ``HOLDS_CARDS`` or more of the outlines ``inner`` (those lying inside it at under
-    ``HOLDS_SHARE`` of its area, ``_held``) lying apart, of one size, each pale inside where ``w`` is not
-    (``PALE_FACE``): a surface with cards on it, not a card. ``mask``: the frame's ``card_mask`` (None: never)."""
-    if mask is None or len(inner) < HOLDS_CARDS or _pale_inside(mask, w.pts) >= PALE_FACE:
+    ``HOLDS_SHARE`` of its area, ``_held``) lying apart, of one size (``HOLDS_SIZE``), each pale inside (``PALE_FACE``)
+    and, where ``w`` is pale too, each under ``HOLDS_PALE_SHARE`` of it: a surface with cards on it, not a card.
+    ``mask``: the frame's ``card_mask`` (None: never)."""
+    if mask is None or len(inner) < HOLDS_CARDS:
         return False
+    if _pale_inside(mask, w.pts) >= PALE_FACE:
+        # a pale surface: a pale table with its edges in view, card-shaped in the image (a table of 2 by 3, or a
+        # square one seen 30 degrees off), holds cards each a small part of it (``HOLDS_PALE_SHARE``)
+        aw = cv2.contourArea(w.pts)
+        inner = [q for q in inner if cv2.contourArea(q.pts) <= HOLDS_PALE_SHARE * aw]
+        if len(inner) < HOLDS_CARDS:
+            return False
     return _apart_of_one_size(inner, lambda q: _pale_inside(mask, q.pts) >= PALE_FACE, HOLDS_CARDS, HOLDS_SIZE)
 
 

@@ -403,6 +403,20 @@ def test_a_piles_top_card_is_found_on_a_mat_that_holds_a_card_being_played(decks
     assert r is not None and r.code == "QS", r
 
 
+def test_the_cards_on_a_pale_table_cut_to_a_cards_shape_by_the_frame_are_found(poker_photo):
+    """poker_table train_10 cut to its middle 900 of 1920 columns: the pale board, its top and bottom edges in view and
+    its sides cut by the frame's, is card-shaped, and paler than its cards' rims: it was outlined as one card and its
+    thirteen cards dropped as that card's parts - nothing was found. A pale outline holding three or more cards of one
+    size, each under a tenth of it (``HOLDS_PALE_SHARE``), is a surface: the cards are found and read."""
+    img, codes = poker_photo("train_10.jpg", 1920)
+    crop = np.ascontiguousarray(img[:, 500:1400])
+    reads = recognise.Recogniser(None).identify(crop)
+    named = [r.code for r in reads if r.code is not None]
+    assert len(named) >= 6, named
+    assert all(codes[c] >= named.count(c) for c in named), named
+    assert not any(cv2.contourArea(np.asarray(r.quad, np.float32)) > 0.2 * crop.shape[0] * crop.shape[1] for r in reads)
+
+
 def test_the_batched_corner_search_gives_match_templates_scores_and_places():
     """``_corner_search`` stands in for one ``cv2.matchTemplate`` (TM_CCOEFF_NORMED) per template: the same best
     score (to 1e-5) and place for every template, on ink-like queries, a flat template (1 everywhere, as OpenCV gives)
