@@ -263,3 +263,15 @@ def test_a_tilted_cameras_view_fits_the_frame_and_its_outlines_map_back(decks_di
     reads = recognise.Recogniser(None).identify(view)
     back = cv2.perspectiveTransform(np.asarray(reads[0].quad, np.float32)[None], np.linalg.inv(tilt))[0]
     assert len(reads) == 1 and reads[0].code == "7S" and recognise._iou(back, quad) > 0.85
+
+
+def test_the_middle_of_a_photo_is_its_middle_columns_and_maps_back():
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    img = np.arange(40 * 100 * 3, dtype=np.uint8).reshape(40, 100, 3)
+    view, back = pb.seen_otherwise(img, "middle")
+    x0 = round(pb.MIDDLE[0] * 100)
+    assert view.shape == (40, round(pb.MIDDLE[1] * 100) - x0, 3) and (view == img[:, x0:x0 + view.shape[1]]).all()
+    assert np.allclose(back @ np.array([3.0, 5.0, 1.0]), [3.0 + x0, 5.0, 1.0])
