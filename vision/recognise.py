@@ -1781,6 +1781,9 @@ HOLDS_SIZE = 1.6
 # board of poker_table seen 30 degrees off (``tools/photo_bench.py --alter tilt``) is card-shaped in the image and paler
 # than its cards' rims, and each of its cards, a fiftieth of it, had been dropped as its part
 HOLDS_PALE_SHARE = 0.1
+# (or two such cards each under a twentieth of it: poker_table train_14 cut to its left half shows its board, cut
+# card-shaped by the frame, with two lone cards whole, two pairs and a card cut by the frame's edge)
+HOLDS_PALE_TWO = (2, 0.05)
 
 
 def _pale_inside(mask: np.ndarray, quad: np.ndarray) -> float:
@@ -1807,18 +1810,25 @@ def _apart_of_one_size(inner: list[Quad], seen: Callable[[Quad], bool], least: i
 def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
     """Whether ``w`` holds ``HOLDS_CARDS`` or more of the outlines ``inner`` (those lying inside it at under
     ``HOLDS_SHARE`` of its area, ``_held``) lying apart, of one size (``HOLDS_SIZE``), each pale inside (``PALE_FACE``)
-    and, where ``w`` is pale too, each under ``HOLDS_PALE_SHARE`` of it: a surface with cards on it, not a card.
+    and, where ``w`` is pale too, each under ``HOLDS_PALE_SHARE`` of it (or two, each under ``HOLDS_PALE_TWO``'s
+    share): a surface with cards on it, not a card.
     ``mask``: the frame's ``card_mask`` (None: never)."""
-    if mask is None or len(inner) < HOLDS_CARDS:
+    if mask is None or len(inner) < 2:
         return False
+
+    def card(q: Quad) -> bool:
+        return _pale_inside(mask, q.pts) >= PALE_FACE
+
     if _pale_inside(mask, w.pts) >= PALE_FACE:
         # a pale surface: a pale table with its edges in view, card-shaped in the image (a table of 2 by 3, or a
-        # square one seen 30 degrees off), holds cards each a small part of it (``HOLDS_PALE_SHARE``)
+        # square one seen 30 degrees off), holds cards each a small part of it (``HOLDS_PALE_SHARE``), or two each a
+        # smaller part (``HOLDS_PALE_TWO``)
         aw = cv2.contourArea(w.pts)
-        inner = [q for q in inner if cv2.contourArea(q.pts) <= HOLDS_PALE_SHARE * aw]
-        if len(inner) < HOLDS_CARDS:
-            return False
-    return _apart_of_one_size(inner, lambda q: _pale_inside(mask, q.pts) >= PALE_FACE, HOLDS_CARDS, HOLDS_SIZE)
+        small = [q for q in inner if cv2.contourArea(q.pts) <= HOLDS_PALE_SHARE * aw]
+        tiny = [q for q in small if cv2.contourArea(q.pts) <= HOLDS_PALE_TWO[1] * aw]
+        return (_apart_of_one_size(small, card, HOLDS_CARDS, HOLDS_SIZE)
+                or _apart_of_one_size(tiny, card, HOLDS_PALE_TWO[0], HOLDS_SIZE))
+    return len(inner) >= HOLDS_CARDS and _apart_of_one_size(inner, card, HOLDS_CARDS, HOLDS_SIZE)
 
 
 # an outline where the finder network sees little card face (under NET_NOT_CARD) holding HOLDS_SEEN whole outlines
