@@ -1777,9 +1777,9 @@ PALE_FACE = 0.5
 # them out whatever their sizes. With 1.25, a drawn scene's mat holding a lone 5S, a TD and a lifted QC (1.4 times
 # the 5S) was one card, and the top card of the pile on it was lost: scene 500058)
 HOLDS_SIZE = 1.6
-# a pale outline is a surface when it holds three or more such cards each under this share of its area: the square pale
-# board of poker_table seen 30 degrees off (``tools/photo_bench.py --alter tilt``) is card-shaped in the image and paler
-# than its cards' rims, and each of its cards, a fiftieth of it, had been dropped as its part
+# a pale outline is a surface when it holds three or more such cards each under this share of its area: poker_table's
+# square pale board with its sides cut off by the frame (``tools/photo_bench.py --alter middle``) is card-shaped and
+# paler than its cards' rims, and each of its cards, a fiftieth of it, had been dropped as its part
 HOLDS_PALE_SHARE = 0.1
 # (or two such cards each under a twentieth of it: poker_table train_14 cut to its left half shows its board, cut
 # card-shaped by the frame, with two lone cards whole, two pairs and a card cut by the frame's edge)
