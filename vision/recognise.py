@@ -1813,22 +1813,25 @@ def _holds_cards(w: Quad, inner: list[Quad], mask: np.ndarray | None) -> bool:
     and, where ``w`` is pale too, each under ``HOLDS_PALE_SHARE`` of it (or two, each under ``HOLDS_PALE_TWO``'s
     share): a surface with cards on it, not a card.
     ``mask``: the frame's ``card_mask`` (None: never)."""
-    if mask is None or len(inner) < 2:
+    # (``_apart_of_one_size`` asks for its least number of cards itself; the fewest any case here asks for is checked
+    # first, before the surface's paleness is measured)
+    if mask is None or len(inner) < min(HOLDS_CARDS, HOLDS_PALE_TWO[0]):
         return False
 
     def card(q: Quad) -> bool:
         return _pale_inside(mask, q.pts) >= PALE_FACE
 
-    if _pale_inside(mask, w.pts) >= PALE_FACE:
-        # a pale surface: a pale table with its edges in view, card-shaped in the image (a table of 2 by 3, or a
-        # square one seen 30 degrees off), holds cards each a small part of it (``HOLDS_PALE_SHARE``), or two each a
-        # smaller part (``HOLDS_PALE_TWO``)
-        aw = cv2.contourArea(w.pts)
-        small = [q for q in inner if cv2.contourArea(q.pts) <= HOLDS_PALE_SHARE * aw]
-        tiny = [q for q in small if cv2.contourArea(q.pts) <= HOLDS_PALE_TWO[1] * aw]
-        return (_apart_of_one_size(small, card, HOLDS_CARDS, HOLDS_SIZE)
-                or _apart_of_one_size(tiny, card, HOLDS_PALE_TWO[0], HOLDS_SIZE))
-    return len(inner) >= HOLDS_CARDS and _apart_of_one_size(inner, card, HOLDS_CARDS, HOLDS_SIZE)
+    if _pale_inside(mask, w.pts) < PALE_FACE:
+        return _apart_of_one_size(inner, card, HOLDS_CARDS, HOLDS_SIZE)
+    # a pale surface: a pale table with its edges in view, card-shaped in the image (a table of 2 by 3, or a square
+    # one with its sides cut off by the frame), holds cards each a small part of it (``HOLDS_PALE_SHARE``), or two each
+    # a smaller part (``HOLDS_PALE_TWO``)
+    aw = cv2.contourArea(w.pts)
+    shares = [(cv2.contourArea(q.pts) / aw, q) for q in inner]
+    small = [q for k, q in shares if k <= HOLDS_PALE_SHARE]
+    tiny = [q for k, q in shares if k <= HOLDS_PALE_TWO[1]]
+    return (_apart_of_one_size(small, card, HOLDS_CARDS, HOLDS_SIZE)
+            or _apart_of_one_size(tiny, card, HOLDS_PALE_TWO[0], HOLDS_SIZE))
 
 
 # an outline where the finder network sees little card face (under NET_NOT_CARD) holding HOLDS_SEEN whole outlines
@@ -2640,6 +2643,17 @@ REREAD_P = 0.95
 # at 0.971 on another cut: scene 500012)
 FIRST_CUT_ONLY = ("number_one",)
 
+# the enrolled mode reads again only a card its templates came near (cards matched at less, most of them another
+# deck's, would only cost time: on the drawn and photographed development sets 36 of the 38 cards that were read
+# again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
+# enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
+ENROLLED_REREAD_FROM = 0.7
+ENROLLED_REREAD_MARGIN = 0.4
+# the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
+# the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
+# read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
+MATCH_NEAREST = 3
+
 
 def _named_by_first_cut(n: index_net.NetRead, first: index_net.NetRead, cut: dict[int, np.ndarray]) -> bool:
     """Whether a reading again ``n`` on one of the ``FIRST_CUT_ONLY`` paths still names the card by the first cut of
@@ -2653,16 +2667,6 @@ def _named_by_first_cut(n: index_net.NetRead, first: index_net.NetRead, cut: dic
         return False
     other = first.index.corners[1 - named[0]]
     return other.rank == "-" and other.suit == "-"
-# the enrolled mode reads again only a card its templates came near (cards matched at less, most of them another
-# deck's, would only cost time: on the drawn and photographed development sets 36 of the 38 cards that were read
-# again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
-# enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
-ENROLLED_REREAD_FROM = 0.7
-ENROLLED_REREAD_MARGIN = 0.4
-# the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
-# the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
-# read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
-MATCH_NEAREST = 3
 
 
 # two outlines naming the same card, one lying this much (its share of the smaller's area) on the other, are one card

@@ -261,8 +261,9 @@ def test_a_tilted_cameras_view_fits_the_frame_and_its_outlines_map_back(decks_di
                         borderMode=cv2.BORDER_TRANSPARENT)
     view = cv2.warpPerspective(photo, tilt, (w, h), borderMode=cv2.BORDER_REPLICATE)
     reads = recognise.Recogniser(None).identify(view)
+    assert len(reads) == 1 and reads[0].code == "7S"
     back = cv2.perspectiveTransform(np.asarray(reads[0].quad, np.float32)[None], np.linalg.inv(tilt))[0]
-    assert len(reads) == 1 and reads[0].code == "7S" and recognise._iou(back, quad) > 0.85
+    assert recognise._iou(back, quad) > 0.85
 
 
 def test_the_middle_of_a_photo_is_its_middle_columns_and_maps_back():
