@@ -1227,7 +1227,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         out = [(k, Quad(snap_to_edges(paleness, q.pts), q.whole)) for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
-            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame, shapes))
+            out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame, shapes,
+                                                centre))
             out = _cards_from_corners(out, unions, paleness, min_side, centre, shapes)
     if maps is not None:
         out = _add_net_cards(out, frame, paleness, min_side, centre, maps)
@@ -1595,12 +1596,62 @@ def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
 SPLIT_SIZE_RATIO = 1.25
 
 
+# the table's tilt is measured from the cards seen whole when at least TILT_CARDS of them are (one card's vanishing
+# points are a few pixels' guess: its tilt comes out within about 6 degrees of another's, the median of two or more
+# is steadier), and used where it is at least TILT_USED (closer to square-on, the card's size differs by under a
+# tenth across a table that fills the frame: the nearest card's size serves)
+TILT_CARDS = 2
+TILT_USED = float(np.tan(np.radians(8.0)))
+
+
+def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarray | None:
+    """The tilt of the table seen from the outlines ``quads`` of rectangles lying on it: (tx, ty), its normal's
+    x and y over its z in the camera's frame, for a pinhole camera with its principal point at ``centre`` and a
+    focal length of 1.5 times the half frame (the prior ``plane_aspect`` uses: the sizes ``size_on_table`` gives
+    depend on the horizon the vanishing points show, hardly on the focal length). The median over the quads; None
+    with fewer than ``TILT_CARDS``, or where the table lies closer to square-on than ``TILT_USED``."""
+    if len(quads) < TILT_CARDS:
+        return None
+    f = 1.5 * max(centre)
+    ts = []
+    for q in quads:
+        h = np.hstack([q.astype(np.float64), np.ones((4, 1))])
+        # the vanishing points of the two pairs of opposite sides, then the sides' directions in space
+        v1 = np.cross(np.cross(h[0], h[1]), np.cross(h[3], h[2]))
+        v2 = np.cross(np.cross(h[1], h[2]), np.cross(h[0], h[3]))
+        d1 = ((v1[0] - centre[0] * v1[2]) / f, (v1[1] - centre[1] * v1[2]) / f, v1[2])
+        d2 = ((v2[0] - centre[0] * v2[2]) / f, (v2[1] - centre[1] * v2[2]) / f, v2[2])
+        n = np.cross(d1, d2)
+        if abs(n[2]) < _COS_TILT * float(np.linalg.norm(n)):
+            continue  # (a quad no camera over a table would see: not the table's plane)
+        ts.append((n[0] / n[2], n[1] / n[2]))
+    if len(ts) < TILT_CARDS:
+        return None
+    t = np.median(np.array(ts), axis=0)
+    return t if float(np.hypot(*t)) >= TILT_USED else None
+
+
+def size_on_table(tilt: np.ndarray, centre: tuple[float, float], at: np.ndarray, ref: np.ndarray) -> float:
+    """How much larger (in area) a card looks at the image point ``at`` than at ``ref`` on a table tilted by
+    ``tilt`` (``table_tilt``): the cube of the ratio of their distances from the horizon (an area's image scales
+    with the cube of the plane normal's dot product with the ray)."""
+    f = 1.5 * max(centre)
+    def w(p: np.ndarray) -> float:
+        return 1.0 + float(tilt[0]) * (float(p[0]) - centre[0]) / f + float(tilt[1]) * (float(p[1]) - centre[1]) / f
+    a, b = w(at), w(ref)
+    if a <= 0 or b <= 0:
+        return 1.0  # (beyond the horizon: a bad tilt, not a card)
+    return (a / b) ** 3
+
+
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                   edges_dil: np.ndarray, pale: np.ndarray, frame: np.ndarray,
-                  shapes: _Shapes | None = None) -> list[tuple[float, Quad]]:
+                  shapes: _Shapes | None = None,
+                  centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card. ``shapes``: the unions' areas and
-    hulls, kept for the next use."""
+    hulls, kept for the next use. ``centre``: the principal point, when the frame is the camera's whole image (the
+    table's tilt is then measured, ``table_tilt``, and a card's size taken where the region lies)."""
     shapes = shapes or _Shapes()
     # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
@@ -1612,7 +1663,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     paper: np.ndarray | None = None
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
-    lo, hi = 1.15 * float(areas.min()), 2.4 * float(areas.max())
+    tilt = table_tilt(sure, centre) if centre is not None else None
+    # (on a tilted table a far card looks smaller than any seen whole: a pair of them is under 1.15 of the least)
+    lo, hi = (0.5 if tilt is not None else 1.15) * float(areas.min()), 2.4 * float(areas.max())
     for c in unions:
         a = shapes.area(c)
         if not lo < a < hi:
@@ -1620,8 +1673,13 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         hull = shapes.hull(c)
         (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
-        # one side of the table to the other (the view is never quite square-on)
-        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        # one side of the table to the other (the view is never quite square-on); on a table seen tilted, that
+        # size where the region lies
+        near = int(_row_lengths(centres - [cx, cy]).argmin())
+        short, long = (float(v) for v in sides[near])
+        if tilt is not None and centre is not None:
+            k = size_on_table(tilt, centre, np.array([cx, cy]), centres[near]) ** 0.5
+            short, long = short * k, long * k
         area = short * long
         if not 1.15 * area < a < 2.4 * area:
             continue
