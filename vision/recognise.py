@@ -1631,17 +1631,42 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
     return t if float(np.hypot(*t)) >= TILT_USED else None
 
 
-def size_on_table(tilt: np.ndarray, centre: tuple[float, float], at: np.ndarray, ref: np.ndarray) -> float:
-    """How much larger (in area) a card looks at the image point ``at`` than at ``ref`` on a table tilted by
-    ``tilt`` (``table_tilt``): the cube of the ratio of their distances from the horizon (an area's image scales
-    with the cube of the plane normal's dot product with the ray)."""
+def table_view(quads: list[np.ndarray], centre: tuple[float, float]) -> tuple[np.ndarray, float, float] | None:
+    """The homography that takes the image to the view of the same camera turned to look straight down on the table
+    (its tilt measured from the outlines ``quads`` of cards lying on it, ``table_tilt``), and the median short and
+    long side of those cards in that view, where every card on the table has one size and its corners are right
+    angles again. None where the tilt is not measured."""
+    tilt = table_tilt(quads, centre)
+    if tilt is None:
+        return None
     f = 1.5 * max(centre)
-    def w(p: np.ndarray) -> float:
-        return 1.0 + float(tilt[0]) * (float(p[0]) - centre[0]) / f + float(tilt[1]) * (float(p[1]) - centre[1]) / f
-    a, b = w(at), w(ref)
-    if a <= 0 or b <= 0:
-        return 1.0  # (beyond the horizon: a bad tilt, not a card)
-    return (a / b) ** 3
+    n = np.array([tilt[0], tilt[1], 1.0]) / float(np.hypot(np.hypot(*tilt), 1.0))
+    axis = np.cross(n, [0.0, 0.0, 1.0])  # (the turn that takes the table's normal onto the camera's axis)
+    turn, _ = cv2.Rodrigues(axis / float(np.linalg.norm(axis)) * float(np.arccos(n[2])))
+    k = np.array([[f, 0.0, centre[0]], [0.0, f, centre[1]], [0.0, 0.0, 1.0]])
+    h = k @ turn @ np.linalg.inv(k)
+    seen = cv2.perspectiveTransform(np.array(quads, np.float64).reshape(-1, 1, 2), h).reshape(-1, 4, 2)
+    sides = np.sort(np.stack([_row_lengths(seen[:, 1] - seen[:, 0]) + _row_lengths(seen[:, 3] - seen[:, 2]),
+                              _row_lengths(seen[:, 2] - seen[:, 1]) + _row_lengths(seen[:, 0] - seen[:, 3])], 1) / 2,
+                    axis=1)
+    short, long = np.median(sides, axis=0)
+    return h, float(short), float(long)
+
+
+def _split_in_view(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray,
+                   h: np.ndarray) -> list[Quad]:
+    """``split_pair`` of the region ``c`` (in the view ``h`` takes the image to: ``table_view``) on the edges seen
+    in that view, its cards' outlines taken back to the image."""
+    x, y, w, ht = cv2.boundingRect(np.round(c).astype(np.int32))
+    pad = int(0.3 * card[1]) + 2
+    if w > 6 * card[1] or ht > 6 * card[1]:
+        return []  # (no pair of cards: the far table stretched by the turn)
+    shift = np.array([[1.0, 0.0, pad - x], [0.0, 1.0, pad - y], [0.0, 0.0, 1.0]])
+    local = cv2.warpPerspective(edges_dil, shift @ h, (w + 2 * pad, ht + 2 * pad), flags=cv2.INTER_NEAREST)
+    pair = split_pair(np.round(c + [pad - x, pad - y]).astype(np.int32), card, local)
+    back = np.linalg.inv(shift @ h)
+    return [replace(q, pts=_orient(cv2.perspectiveTransform(q.pts.reshape(-1, 1, 2).astype(np.float64), back)
+                                   .reshape(4, 2).astype(np.float32))) for q in pair]
 
 
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
@@ -1663,38 +1688,50 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     paper: np.ndarray | None = None
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
-    tilt = table_tilt(sure, centre) if centre is not None else None
-    # (on a tilted table a far card looks smaller than any seen whole: a pair of them is under 1.15 of the least)
-    lo, hi = (0.5 if tilt is not None else 1.15) * float(areas.min()), 2.4 * float(areas.max())
+    view = table_view(sure, centre) if centre is not None else None
+    # (on a tilted table a pair far off is smaller than any card seen whole, one near by larger than any: the areas
+    # are checked in the view looking straight down)
+    lo, hi = (1.15, 2.4) if view is None else (0.4, 4.0)
+    lo, hi = lo * float(areas.min()), hi * float(areas.max())
+
+    def in_view(pts: np.ndarray) -> np.ndarray:
+        if view is None:
+            return pts
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), view[0]).reshape(-1, 2)
+
     for c in unions:
         a = shapes.area(c)
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
         hull = shapes.hull(c)
-        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
-        # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
-        # one side of the table to the other (the view is never quite square-on); on a table seen tilted, that
-        # size where the region lies
-        near = int(_row_lengths(centres - [cx, cy]).argmin())
-        short, long = (float(v) for v in sides[near])
-        if tilt is not None and centre is not None:
-            k = size_on_table(tilt, centre, np.array([cx, cy]), centres[near]) ** 0.5
-            short, long = short * k, long * k
+        if view is None:
+            (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
+            # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth
+            # from one side of the table to the other (the view is never quite square-on)
+            short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+            c_v, a_v, hull_v = c, a, hull
+        else:  # (seen straight down every card has one size)
+            _, short, long = view
+            c_v = in_view(c).astype(np.float32)
+            a_v = cv2.contourArea(c_v)
+            hull_v = cv2.convexHull(c_v)
+            (cx, cy), _, _ = cv2.minAreaRect(hull_v)
         area = short * long
-        if not 1.15 * area < a < 2.4 * area:
+        if not 1.15 * area < a_v < 2.4 * area:
             continue
-        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
+        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a_v / b < 1.15 for x, y, b in done):
             continue  # the same pair seen by another view
-        if cv2.contourArea(hull) > 1.43 * a:
+        if cv2.contourArea(hull_v) > 1.43 * a_v:
             continue
         x, y, w, h = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
             continue  # cut by the frame's border: not two whole outlines to match
-        done.append((cx, cy, a))
-        if any(SPLIT_ONE_SHARE * a <= cv2.contourArea(q) <= NET_SAME_SIZE * area
+        done.append((cx, cy, a_v))
+        if any(SPLIT_ONE_SHARE * a_v <= cv2.contourArea(in_view(q).astype(np.float32)) <= NET_SAME_SIZE * area
                and cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0 for q in seen_whole):
             continue  # (one card seen whole, of a card's size, fills it: that card and the band round it, not a pair)
-        pair = split_pair(c, (short, long), edges_dil)
+        pair = split_pair(c, (short, long), edges_dil) if view is None else _split_in_view(c_v, (short, long),
+                                                                                           edges_dil, view[0])
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
         # card's size: ``SPLIT_SAME``)
@@ -1708,6 +1745,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
+        if view is not None:  # (that card's area in the image)
+            area = float(np.mean([cv2.contourArea(p.pts) for p in pair]))
         cands = [(k, q) for k, q in cands
                  if not (cv2.contourArea(q.pts) > 1.25 * area and all(
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
