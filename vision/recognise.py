@@ -1607,9 +1607,10 @@ TILT_USED = float(np.tan(np.radians(8.0)))
 def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarray | None:
     """The tilt of the table seen from the outlines ``quads`` of rectangles lying on it: (tx, ty), its normal's
     x and y over its z in the camera's frame, for a pinhole camera with its principal point at ``centre`` and a
-    focal length of 1.5 times the half frame (the prior ``plane_aspect`` uses: the sizes ``size_on_table`` gives
-    depend on the horizon the vanishing points show, hardly on the focal length). The median over the quads; None
-    with fewer than ``TILT_CARDS``, or where the table lies closer to square-on than ``TILT_USED``."""
+    focal length of 1.5 times the half frame (the prior ``plane_aspect`` uses: in the view ``table_view`` turns to,
+    the cards' sizes rest on the horizon the vanishing points show, not on the focal length; a wrong one only leaves
+    them a little sheared). The median over the quads; None with fewer than ``TILT_CARDS``, or where the table lies
+    closer to square-on than ``TILT_USED``."""
     if len(quads) < TILT_CARDS:
         return None
     f = 1.5 * max(centre)
@@ -1675,8 +1676,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
                   centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card. ``shapes``: the unions' areas and
-    hulls, kept for the next use. ``centre``: the principal point, when the frame is the camera's whole image (the
-    table's tilt is then measured, ``table_tilt``, and a card's size taken where the region lies)."""
+    hulls, kept for the next use. ``centre``: the principal point, when the frame is the camera's whole image: on a
+    table seen tilted (``table_view``) the regions are then measured and split in the view looking straight down on
+    it, where a far pair is no smaller than a near one."""
     shapes = shapes or _Shapes()
     # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
