@@ -1787,22 +1787,39 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     """``cands`` with the cards drawn from a corner of the regions of about one card's area that nothing explains
     (``CORNER_*``). ``shapes``: the unions' areas and hulls, where already measured."""
     shapes = shapes or _Shapes()
-    _, sides, centres = _size_references(cands)
+    sure, sides, centres = _size_references(cands)
     if not len(sides):
         return cands
     added: list[tuple[float, Quad]] = []
     areas = sides[:, 0] * sides[:, 1]
-    lo, hi = CORNER_AREA[0] * float(areas.min()), CORNER_AREA[1] * float(areas.max())
+    view = table_view(sure, centre) if centre is not None else None
+    # (on a table seen tilted, regions are measured and cards drawn in the view looking straight down on it, as
+    # ``_split_unions`` does)
+    lo, hi = (CORNER_AREA if view is None else (0.4, 3.0))
+    lo, hi = lo * float(areas.min()), hi * float(areas.max())
+    back = np.linalg.inv(view[0]) if view is not None else None
+
+    def moved(pts: np.ndarray, h: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2).astype(np.float32)
+
     for c in unions:
         a = shapes.area(c)
         if not lo < a < hi:
             continue  # (most regions: far from one card's area whatever the card)
-        # (the hull's rectangle is the contour's: checked identical on 4,463 unions of the development photos)
-        (cx, cy), _, _ = rect = cv2.minAreaRect(shapes.hull(c))
-        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        if view is None:
+            # (the hull's rectangle is the contour's: checked identical on 4,463 unions of the development photos)
+            (cx, cy), _, _ = rect = cv2.minAreaRect(shapes.hull(c))
+            short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        else:
+            _, short, long = view
+            c = np.round(moved(c, view[0])).astype(np.int32).reshape(-1, 1, 2)
+            a = cv2.contourArea(c)
+            rect = cv2.minAreaRect(cv2.convexHull(c))
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
             continue
         box = cv2.boxPoints(rect).astype(np.float32)
+        if back is not None:
+            box = moved(box, back)
         rb = _box(box)
         if any(not _apart(_box(q.pts), rb) and _iou(q.pts, box) > 0.5 for _, q in cands + added):
             continue  # (explained: most such regions are the cards found)
@@ -1821,10 +1838,11 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
             if nq and inter >= CORNER_INSIDE * nq and inter / (nq + n_region - inter) >= best_fit:
                 best, best_fit = q, inter / (nq + n_region - inter)
         if best is not None:
-            q = snap_to_edges(pale, _orient(best))
+            q = snap_to_edges(pale, _orient(best if back is None else moved(best, back)))
             # (a region partly over a card found: the card drawn would be that card again, or a piece of it; an
             # outline under half a card's size lying in it is a piece of it - train_27's nine of clubs lay over one)
-            others = [o.pts for _, o in cands + added if cv2.contourArea(o.pts) >= 0.5 * short * long]
+            half = 0.5 * (short * long if back is None else cv2.contourArea(q.astype(np.float32)))
+            others = [o.pts for _, o in cands + added if cv2.contourArea(o.pts) >= half]
             if _card_shaped(q, min_side, centre) and not _overlaps(q, others):
                 added.append((1.1, Quad(q.astype(np.float32), 0.9)))
     if added:
