@@ -1632,11 +1632,19 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
     return t if float(np.hypot(*t)) >= TILT_USED else None
 
 
-def table_view(quads: list[np.ndarray], centre: tuple[float, float]) -> tuple[np.ndarray, float, float] | None:
+# the cards seen whole whose size in the view looking straight down on the table is within this factor of their
+# median: the others are no cards of this table (in the view every card has one size, up to the camera's
+# difference from the one assumed: the drawn scenes' random homographies leave up to a fifth)
+VIEW_SIZE_AGREE = 1.3
+
+
+def table_view(quads: list[np.ndarray], centre: tuple[float, float]
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The homography that takes the image to the view of the same camera turned to look straight down on the table
-    (its tilt measured from the outlines ``quads`` of cards lying on it, ``table_tilt``), and the median short and
-    long side of those cards in that view, where every card on the table has one size and its corners are right
-    angles again. None where the tilt is not measured."""
+    (its tilt measured from the outlines ``quads`` of cards lying on it, ``table_tilt``), and the sides (short, long)
+    and centres of those cards in that view, where every card on the table has one size and its corners are right
+    angles again (as near as the camera is the one assumed: the nearest card's size is still the best guess). None
+    where the tilt is not measured."""
     tilt = table_tilt(quads, centre)
     if tilt is None:
         return None
@@ -1650,8 +1658,11 @@ def table_view(quads: list[np.ndarray], centre: tuple[float, float]) -> tuple[np
     sides = np.sort(np.stack([_row_lengths(seen[:, 1] - seen[:, 0]) + _row_lengths(seen[:, 3] - seen[:, 2]),
                               _row_lengths(seen[:, 2] - seen[:, 1]) + _row_lengths(seen[:, 0] - seen[:, 3])], 1) / 2,
                     axis=1)
-    short, long = np.median(sides, axis=0)
-    return h, float(short), float(long)
+    # (not every outline seen whole is a card: a strip of the board's rim, cut by the frame, was one; in the view
+    # they stand out by their size)
+    areas = sides[:, 0] * sides[:, 1]
+    ok = np.abs(np.log(areas / np.median(areas))) < np.log(VIEW_SIZE_AGREE)
+    return h, sides[ok], np.array([_centre(q) for q in seen[ok]]).reshape(-1, 2)
 
 
 def _split_in_view(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarray,
@@ -1691,49 +1702,56 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
     view = table_view(sure, centre) if centre is not None else None
-    # (on a tilted table a pair far off is smaller than any card seen whole, one near by larger than any: the areas
-    # are checked in the view looking straight down)
+    # (on a tilted table a pair far off is smaller than any card seen whole, one near by larger than any: such
+    # regions are measured in the view looking straight down)
     lo, hi = (1.15, 2.4) if view is None else (0.4, 4.0)
     lo, hi = lo * float(areas.min()), hi * float(areas.max())
 
     def in_view(pts: np.ndarray) -> np.ndarray:
-        if view is None:
-            return pts
-        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), view[0]).reshape(-1, 2)
+        assert view is not None
+        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), view[0]).reshape(-1, 1, 2)
 
     for c in unions:
         a = shapes.area(c)
         if not lo < a < hi:
             continue  # (most regions: far from two cards' area whatever the card)
         hull = shapes.hull(c)
-        if view is None:
-            (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
-            # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth
-            # from one side of the table to the other (the view is never quite square-on)
-            short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
-            c_v, a_v, hull_v = c, a, hull
-        else:  # (seen straight down every card has one size)
-            _, short, long = view
+        (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
+        # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
+        # one side of the table to the other (the view is never quite square-on)
+        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        # the region as seen, then (on a table seen tilted) in the view looking straight down, where a far card is
+        # no smaller than a near one: the nearest card's size there. Seen, it is split as it always was; in the
+        # view, where it was not (a view a few degrees off keeps the drawn scenes' pairs that were split)
+        tries = [(c, a, hull, short, long, False)]
+        if view is not None:
             c_v = in_view(c).astype(np.float32)
-            a_v = cv2.contourArea(c_v)
-            hull_v = cv2.convexHull(c_v)
-            (cx, cy), _, _ = cv2.minAreaRect(hull_v)
-        area = short * long
-        if not 1.15 * area < a_v < 2.4 * area:
-            continue
-        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a_v / b < 1.15 for x, y, b in done):
+            (vx, vy), _, _ = cv2.minAreaRect(c_v)
+            vs, vl = (float(v) for v in view[1][int(_row_lengths(view[2] - [vx, vy]).argmin())])
+            tries.append((c_v, cv2.contourArea(c_v), cv2.convexHull(c_v), vs, vl, True))
+        if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
             continue  # the same pair seen by another view
-        if cv2.contourArea(hull_v) > 1.43 * a_v:
-            continue
         x, y, w, h = cv2.boundingRect(c)
         if x <= 1 or y <= 1 or x + w >= edges_dil.shape[1] - 1 or y + h >= edges_dil.shape[0] - 1:
             continue  # cut by the frame's border: not two whole outlines to match
-        done.append((cx, cy, a_v))
-        if any(SPLIT_ONE_SHARE * a_v <= cv2.contourArea(in_view(q).astype(np.float32)) <= NET_SAME_SIZE * area
-               and cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0 for q in seen_whole):
-            continue  # (one card seen whole, of a card's size, fills it: that card and the band round it, not a pair)
-        pair = split_pair(c, (short, long), edges_dil) if view is None else _split_in_view(c_v, (short, long),
-                                                                                           edges_dil, view[0])
+        pair: list[Quad] = []
+        counted = False
+        for c_t, a_t, hull_t, s_t, l_t, viewed in tries:
+            area = s_t * l_t
+            if not 1.15 * area < a_t < 2.4 * area or cv2.contourArea(hull_t) > 1.43 * a_t:
+                continue
+            if not counted:
+                done.append((cx, cy, a))
+                counted = True
+            if any(SPLIT_ONE_SHARE * a_t <= cv2.contourArea(in_view(q).astype(np.float32) if viewed else q)
+                   <= NET_SAME_SIZE * area
+                   and cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0 for q in seen_whole):
+                break  # (one card seen whole, of a card's size, fills it: that card and the band round it, no pair)
+            pair = _split_in_view(c_t, (s_t, l_t), edges_dil, view[0]) if viewed and view is not None \
+                else split_pair(c, (s_t, l_t), edges_dil)
+            if pair:
+                break
+        area = float(np.mean([cv2.contourArea(p.pts) for p in pair])) if pair and viewed else short * long
         # a card seen whole inside the region must be one of the two, outlined alike (else the region is something
         # else: a photo or a box the size of two cards, with one card on it; or the pair was fitted at another
         # card's size: ``SPLIT_SAME``)
@@ -1747,8 +1765,6 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         if min(float(np.linalg.norm((_band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
-        if view is not None:  # (that card's area in the image)
-            area = float(np.mean([cv2.contourArea(p.pts) for p in pair]))
         cands = [(k, q) for k, q in cands
                  if not (cv2.contourArea(q.pts) > 1.25 * area and all(
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
@@ -1802,27 +1818,18 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     def moved(pts: np.ndarray, h: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2).astype(np.float32)
 
-    for c in unions:
-        a = shapes.area(c)
-        if not lo < a < hi:
-            continue  # (most regions: far from one card's area whatever the card)
-        if view is None:
-            # (the hull's rectangle is the contour's: checked identical on 4,463 unions of the development photos)
-            (cx, cy), _, _ = rect = cv2.minAreaRect(shapes.hull(c))
-            short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
-        else:
-            _, short, long = view
-            c = np.round(moved(c, view[0])).astype(np.int32).reshape(-1, 1, 2)
-            a = cv2.contourArea(c)
-            rect = cv2.minAreaRect(cv2.convexHull(c))
+    def drawn(c: np.ndarray, a: float, rect: tuple, short: float, long: float,
+              back: np.ndarray | None) -> np.ndarray | None:
+        """The card drawn from a corner of the region ``c`` (of area ``a``, its rectangle ``rect``) at the size
+        ``short`` x ``long``, in the image (``back`` takes it there from the view it was drawn in), or None."""
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
-            continue
+            return None
         box = cv2.boxPoints(rect).astype(np.float32)
         if back is not None:
             box = moved(box, back)
         rb = _box(box)
         if any(not _apart(_box(q.pts), rb) and _iou(q.pts, box) > 0.5 for _, q in cands + added):
-            continue  # (explained: most such regions are the cards found)
+            return None  # (explained: most such regions are the cards found)
         x, y, w, h = cv2.boundingRect(c)
         pad = int(long)
         off = np.array([x - pad, y - pad], np.float32)
@@ -1837,14 +1844,31 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
             nq, inter = cv2.countNonZero(m), cv2.countNonZero(cv2.bitwise_and(m, region))
             if nq and inter >= CORNER_INSIDE * nq and inter / (nq + n_region - inter) >= best_fit:
                 best, best_fit = q, inter / (nq + n_region - inter)
-        if best is not None:
-            q = snap_to_edges(pale, _orient(best if back is None else moved(best, back)))
-            # (a region partly over a card found: the card drawn would be that card again, or a piece of it; an
-            # outline under half a card's size lying in it is a piece of it - train_27's nine of clubs lay over one)
-            half = 0.5 * (short * long if back is None else cv2.contourArea(q.astype(np.float32)))
-            others = [o.pts for _, o in cands + added if cv2.contourArea(o.pts) >= half]
-            if _card_shaped(q, min_side, centre) and not _overlaps(q, others):
-                added.append((1.1, Quad(q.astype(np.float32), 0.9)))
+        if best is None:
+            return None
+        q = snap_to_edges(pale, _orient(best if back is None else moved(best, back)))
+        # (a region partly over a card found: the card drawn would be that card again, or a piece of it; an
+        # outline under half a card's size lying in it is a piece of it - train_27's nine of clubs lay over one)
+        half = 0.5 * (short * long if back is None else cv2.contourArea(q.astype(np.float32)))
+        others = [o.pts for _, o in cands + added if cv2.contourArea(o.pts) >= half]
+        return q if _card_shaped(q, min_side, centre) and not _overlaps(q, others) else None
+
+    for c in unions:
+        a = shapes.area(c)
+        if not lo < a < hi:
+            continue  # (most regions: far from one card's area whatever the card)
+        # (the hull's rectangle is the contour's: checked identical on 4,463 unions of the development photos)
+        (cx, cy), _, _ = rect = cv2.minAreaRect(shapes.hull(c))
+        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        q = drawn(c, a, rect, short, long, None)
+        if q is None and view is not None and back is not None:
+            # (then in the view looking straight down, at the nearest card's size there, as ``_split_unions``)
+            c_v = np.round(moved(c, view[0])).astype(np.int32).reshape(-1, 1, 2)
+            (vx, vy), _, _ = rect_v = cv2.minAreaRect(cv2.convexHull(c_v))
+            vs, vl = (float(v) for v in view[1][int(_row_lengths(view[2] - [vx, vy]).argmin())])
+            q = drawn(c_v, cv2.contourArea(c_v), rect_v, vs, vl, back)
+        if q is not None:
+            added.append((1.1, Quad(q.astype(np.float32), 0.9)))
     if added:
         cands = [(k, o) for k, o in cands if not any(_part_of(o.pts, a.pts) for _, a in added)]
     return cands + added
