@@ -1644,7 +1644,7 @@ def table_view(quads: list[np.ndarray], centre: tuple[float, float]
     (its tilt measured from the outlines ``quads`` of cards lying on it, ``table_tilt``), and the sides (short, long)
     and centres of those cards in that view, where every card on the table has one size and its corners are right
     angles again (as near as the camera is the one assumed: the nearest card's size is still the best guess). None
-    where the tilt is not measured."""
+    where the tilt is not measured, or no card's size there agrees with the others' (``VIEW_SIZE_AGREE``)."""
     tilt = table_tilt(quads, centre)
     if tilt is None:
         return None
@@ -1662,6 +1662,8 @@ def table_view(quads: list[np.ndarray], centre: tuple[float, float]
     # they stand out by their size)
     areas = sides[:, 0] * sides[:, 1]
     ok = np.abs(np.log(areas / np.median(areas))) < np.log(VIEW_SIZE_AGREE)
+    if not ok.any():
+        return None  # (two outlines of sizes far apart: which is a card is not known, nor then the tilt)
     return h, sides[ok], np.array([_centre(q) for q in seen[ok]]).reshape(-1, 2)
 
 

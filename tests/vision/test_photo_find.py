@@ -456,6 +456,8 @@ def test_the_tables_tilt_is_measured_from_the_cards_seen_whole():
     # (an outline seen whole that is no card of this table - a strip of the board's rim - stands out by its size)
     h2, sides2, _ = recognise.table_view(quads + [quads[0] * 1.6 - 50], (640, 480))
     assert len(sides2) == 6
+    # two outlines of sizes far apart agree on no card's size: no view (and no crash: it had been an empty argmin)
+    assert recognise.table_view([quads[0], quads[1] * 2.5 - 600], (640, 480)) is None
     for q in seen:
         a, b = q[1] - q[0], q[3] - q[0]
         assert abs(float(a @ b)) < 0.02 * float(np.linalg.norm(a) * np.linalg.norm(b))  # right angles again
