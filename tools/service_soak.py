@@ -124,12 +124,16 @@ def soak(data: Path, size: int = 200, game: str = "bid_whist", seed: int = 1, ki
 
     def killer() -> None:
         # Counted in events rather than seconds, so that a fast machine is killed as often as a slow one.
-        at = stats["posted"] + killer_rng.randint(*kill_every)
-        while stats["posted"] < min(at, size - 1):
+        at = min(stats["posted"] + killer_rng.randint(*kill_every), size - 1)
+        while stats["posted"] < at:
             if killer_stop.wait(0.002):
                 return
-        if killer_stop.wait(killer_rng.uniform(0, 0.04)):
-            return
+        # then a random moment, but within the next event at the latest: on a fast machine 40 ms had been a dozen
+        # events, and a soak of 30 was killed only twice
+        deadline = time.monotonic() + killer_rng.uniform(0, 0.04)
+        while time.monotonic() < deadline and stats["posted"] <= at:
+            if killer_stop.wait(0.001):
+                return
         server.kill()
         stats["kills"] += 1
 
