@@ -1611,9 +1611,9 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
     the cards' sizes rest on the horizon the vanishing points show, not on the focal length; a wrong one only leaves
     them a little sheared). The median over the quads; None with fewer than ``TILT_CARDS``, or where the table lies
     closer to square-on than ``TILT_USED``."""
-    if len(quads) < TILT_CARDS:
-        return None
     f = 1.5 * max(centre)
+    if len(quads) < TILT_CARDS or not f > 0:
+        return None
     ts = []
     for q in quads:
         h = np.hstack([q.astype(np.float64), np.ones((4, 1))])
@@ -1623,8 +1623,8 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
         d1 = ((v1[0] - centre[0] * v1[2]) / f, (v1[1] - centre[1] * v1[2]) / f, v1[2])
         d2 = ((v2[0] - centre[0] * v2[2]) / f, (v2[1] - centre[1] * v2[2]) / f, v2[2])
         n = np.cross(d1, d2)
-        if abs(n[2]) < _COS_TILT * float(np.linalg.norm(n)):
-            continue  # (a quad no camera over a table would see: not the table's plane)
+        if not abs(n[2]) > _COS_TILT * float(np.linalg.norm(n)):
+            continue  # (a quad no camera over a table would see: not the table's plane; or a point four times)
         ts.append((n[0] / n[2], n[1] / n[2]))
     if len(ts) < TILT_CARDS:
         return None
@@ -1661,7 +1661,11 @@ def table_view(quads: list[np.ndarray], centre: tuple[float, float]
     # (not every outline seen whole is a card: a strip of the board's rim, cut by the frame, was one; in the view
     # they stand out by their size)
     areas = sides[:, 0] * sides[:, 1]
-    ok = np.abs(np.log(areas / np.median(areas))) < np.log(VIEW_SIZE_AGREE)
+    ok = np.isfinite(areas) & (areas > 0)  # (a quad of one point, or one on the horizon, has no size there)
+    if ok.any():
+        ratio = np.ones_like(areas)
+        ratio[ok] = areas[ok] / np.median(areas[ok])
+        ok &= np.abs(np.log(ratio)) < np.log(VIEW_SIZE_AGREE)
     if not ok.any():
         return None  # (two outlines of sizes far apart: which is a card is not known, nor then the tilt)
     return h, sides[ok], np.array([_centre(q) for q in seen[ok]]).reshape(-1, 2)
@@ -1833,6 +1837,8 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
         if any(not _apart(_box(q.pts), rb) and _iou(q.pts, box) > 0.5 for _, q in cands + added):
             return None  # (explained: most such regions are the cards found)
         x, y, w, h = cv2.boundingRect(c)
+        if w > 6 * long or h > 6 * long:
+            return None  # (a region running to the horizon of the view looking straight down: no card)
         pad = int(long)
         off = np.array([x - pad, y - pad], np.float32)
         region = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)

@@ -5,6 +5,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 
@@ -478,3 +480,26 @@ def test_a_tilted_views_far_pairs_are_split_at_their_own_size(poker_photo):
     codes = [r.code for r in recognise.Recogniser().identify(view) if r.code]
     assert not [c for c in codes if c not in truth]
     assert {"3H", "4C", "7H", "9S", "QD"} <= set(codes)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.lists(st.lists(st.tuples(st.floats(-5000, 5000), st.floats(-5000, 5000)), min_size=4, max_size=4),
+                max_size=6),
+       st.sampled_from([(640.0, 480.0), (960.0, 540.0), (0.0, 0.0)]))
+def test_the_tables_tilt_takes_any_outlines_without_failing(quads, centre):
+    """Whatever outlines come (a point four times, three in a line, crossed sides, a quad far off the frame), the
+    tilt and the view are measured or not, never raise: the finder runs on every frame of a table."""
+    import warnings
+
+    from vision import recognise
+
+    qs = [np.array(q, np.float32) for q in quads]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (a division by zero would be a NaN handed on)
+        tilt = recognise.table_tilt(qs, centre)
+        view = recognise.table_view(qs, centre)
+    if tilt is not None:
+        assert np.isfinite(tilt).all()
+    if view is not None:
+        h, sides, centres = view
+        assert np.isfinite(h).all() and len(sides) == len(centres) >= 1
