@@ -1598,8 +1598,8 @@ SPLIT_SIZE_RATIO = 1.25
 
 # the table's tilt is measured from the cards seen whole when at least TILT_CARDS of them are (one card's vanishing
 # points are a few pixels' guess: its tilt comes out within about 6 degrees of another's, the median of two or more
-# is steadier), and used where it is at least TILT_USED (closer to square-on, the card's size differs by under a
-# tenth across a table that fills the frame: the nearest card's size serves)
+# is steadier), and used where it is at least TILT_USED (closer to square-on, a card's size differs by under a tenth
+# within a card or two of the nearest card seen whole, whose size the pair splitter takes)
 TILT_CARDS = 2
 TILT_USED = float(np.tan(np.radians(8.0)))
 
@@ -1694,8 +1694,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     """``cands`` with the pairs of overlapping cards that ``split_pair`` finds in ``unions`` (regions of about two
     cards' area), and without the outlines that took such a pair for one card. ``shapes``: the unions' areas and
     hulls, kept for the next use. ``centre``: the principal point, when the frame is the camera's whole image: on a
-    table seen tilted (``table_view``) the regions are then measured and split in the view looking straight down on
-    it, where a far pair is no smaller than a near one."""
+    table seen tilted (``table_view``) a region not split as seen is then tried again in the view looking straight
+    down on it, where a far pair is no smaller than a near one."""
     shapes = shapes or _Shapes()
     # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
@@ -1815,8 +1815,8 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     added: list[tuple[float, Quad]] = []
     areas = sides[:, 0] * sides[:, 1]
     view = table_view(sure, centre) if centre is not None else None
-    # (on a table seen tilted, regions are measured and cards drawn in the view looking straight down on it, as
-    # ``_split_unions`` does)
+    # (on a table seen tilted, a region no card is drawn from as seen is tried again in the view looking straight
+    # down on it, as ``_split_unions`` does)
     lo, hi = (CORNER_AREA if view is None else (0.4, 3.0))
     lo, hi = lo * float(areas.min()), hi * float(areas.max())
     back = np.linalg.inv(view[0]) if view is not None else None
