@@ -1789,6 +1789,13 @@ CORNER_INSIDE = 0.9
 CORNER_FIT = 0.8
 
 
+# of three or more size references, those whose area is more than REF_AGREE times off their median are none: a
+# card outlined short, the top of a pair of jacks whose lower card hides its bottom (poker_table train_06), had been
+# the size the pair splitter took for the pair beside it
+REF_AGREE_LEAST = 3
+REF_AGREE = 1.4
+
+
 def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The outlines seen whole (0.98) of a card's shape (``SPLIT_SIZE_RATIO``), their sides (short, long) and their
     centres: the card's size here, near each of them."""
@@ -1799,6 +1806,9 @@ def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray],
     # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
     # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
     shaped = sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]
+    if np.count_nonzero(shaped) >= REF_AGREE_LEAST:
+        areas = sides[:, 0] * sides[:, 1]
+        shaped &= np.abs(np.log(areas / np.median(areas[shaped]))) < np.log(REF_AGREE)
     sure = [p for p, k in zip(sure, shaped, strict=True) if k]
     return sure, sides[shaped], np.array([_centre(p) for p in sure]).reshape(-1, 2)
 
