@@ -1699,15 +1699,17 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     shapes = shapes or _Shapes()
     # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
-    sure, sides, centres = _size_references(cands)
+    sure, sides, centres = _size_references(cands, agree=False)
     if not sure:
         return cands  # no card seen whole: its size on this table is not known
+    view = table_view(sure, centre) if centre is not None else None
+    if view is None:
+        sure, sides, centres = _size_references(cands)
     # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
     # measured when a pair is first found (most frames have none)
     paper: np.ndarray | None = None
     done: list[tuple[float, float, float]] = []
     areas = sides[:, 0] * sides[:, 1]
-    view = table_view(sure, centre) if centre is not None else None
     # (on a tilted table a pair far off is smaller than any card seen whole, one near by larger than any: such
     # regions are measured in the view looking straight down)
     lo, hi = (1.15, 2.4) if view is None else (0.4, 4.0)
@@ -1796,9 +1798,11 @@ REF_AGREE_LEAST = 3
 REF_AGREE = 1.4
 
 
-def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+def _size_references(cands: list[tuple[float, Quad]], agree: bool = True
+                     ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The outlines seen whole (0.98) of a card's shape (``SPLIT_SIZE_RATIO``), their sides (short, long) and their
-    centres: the card's size here, near each of them."""
+    centres: the card's size here, near each of them. ``agree``: without those far off the others' size
+    (``REF_AGREE``; not on a table seen tilted, where the far cards are that much smaller)."""
     sure = [q.pts for _, q in cands if q.whole >= 0.98]
     sides = np.array([sorted((_vlen(p[1] - p[0]) + _vlen(p[3] - p[2]),
                               _vlen(p[2] - p[1]) + _vlen(p[0] - p[3]))) for p in sure])
@@ -1806,9 +1810,11 @@ def _size_references(cands: list[tuple[float, Quad]]) -> tuple[list[np.ndarray],
     # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
     # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
     shaped = sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]
-    if np.count_nonzero(shaped) >= REF_AGREE_LEAST:
+    if agree and np.count_nonzero(shaped) >= REF_AGREE_LEAST:
         areas = sides[:, 0] * sides[:, 1]
-        shaped &= np.abs(np.log(areas / np.median(areas[shaped]))) < np.log(REF_AGREE)
+        near = shaped & (np.abs(np.log(areas / np.median(areas[shaped]))) < np.log(REF_AGREE))
+        if near.any():  # (half of them at one size and half at another agree on none)
+            shaped = near
     sure = [p for p, k in zip(sure, shaped, strict=True) if k]
     return sure, sides[shaped], np.array([_centre(p) for p in sure]).reshape(-1, 2)
 
@@ -1819,12 +1825,14 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     """``cands`` with the cards drawn from a corner of the regions of about one card's area that nothing explains
     (``CORNER_*``). ``shapes``: the unions' areas and hulls, where already measured."""
     shapes = shapes or _Shapes()
-    sure, sides, centres = _size_references(cands)
+    sure, sides, centres = _size_references(cands, agree=False)
     if not len(sides):
         return cands
+    view = table_view(sure, centre) if centre is not None else None
+    if view is None:
+        sure, sides, centres = _size_references(cands)
     added: list[tuple[float, Quad]] = []
     areas = sides[:, 0] * sides[:, 1]
-    view = table_view(sure, centre) if centre is not None else None
     # (on a table seen tilted, a region no card is drawn from as seen is tried again in the view looking straight
     # down on it, as ``_split_unions`` does)
     lo, hi = (CORNER_AREA if view is None else (0.4, 3.0))
