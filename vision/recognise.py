@@ -198,6 +198,17 @@ def _centre(quad: np.ndarray) -> np.ndarray:
     return quad.sum(axis=0) / 4
 
 
+def _focal_prior(centre: tuple[float, float]) -> float:
+    """The focal length taken where a view does not give it: 1.5 times the half frame, 0.75 of the image's longer
+    side (a phone's or a webcam's is about 0.6-0.9 of it)."""
+    return 1.5 * max(centre)
+
+
+def _moved(pts: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """The points ``pts`` (any shape holding (x, y) pairs) taken by the homography ``h``, as an (n, 2) float64 array."""
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+
+
 def _row_lengths(v: np.ndarray) -> np.ndarray:
     """``np.linalg.norm(v, axis=1)`` of a real array, the same values (its own formula for that case) without its
     argument checks."""
@@ -360,7 +371,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
         # does not give it. Whatever its sides' ratio in the image, a quad that is no rectangle seen from a camera
         # over the table (one seen more than MAX_TILT off) is no card: a pair of cards' outline can have a card's
         # ratio
-        ratio = plane_aspect(quad, centre, focal=1.5 * max(centre))
+        ratio = plane_aspect(quad, centre, focal=_focal_prior(centre))
         if ratio is None:
             return None
     if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
@@ -1464,7 +1475,7 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
                     others.append(card.quad)  # (an outline of a card already found: perhaps a better one)
                 continue
         q = _orient(card.quad)
-        if centre is not None and plane_aspect(q, centre, focal=1.5 * max(centre)) is None:
+        if centre is not None and plane_aspect(q, centre, focal=_focal_prior(centre)) is None:
             continue
         if _face_support(face, q, scale) < NET_FACE:
             continue  # (checked again once snapped; most of the network's weak cores stop here, before the snapping)
@@ -1546,7 +1557,7 @@ def _card_shaped(q: np.ndarray, min_side: float, centre: tuple[float, float] | N
         return True
     if centre is None:
         return False
-    r = plane_aspect(q, centre, focal=1.5 * max(centre))
+    r = plane_aspect(q, centre, focal=_focal_prior(centre))
     return r is not None and CARD_ASPECT[0] < max(r, 1 / r) < CARD_ASPECT[1]
 
 
@@ -1611,7 +1622,7 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
     the cards' sizes rest on the horizon the vanishing points show, not on the focal length; a wrong one only leaves
     them a little sheared). The median over the quads; None with fewer than ``TILT_CARDS``, or where the table lies
     closer to square-on than ``TILT_USED``."""
-    f = 1.5 * max(centre)
+    f = _focal_prior(centre)
     if len(quads) < TILT_CARDS or not f > 0:
         return None
     ts = []
@@ -1648,13 +1659,13 @@ def table_view(quads: list[np.ndarray], centre: tuple[float, float]
     tilt = table_tilt(quads, centre)
     if tilt is None:
         return None
-    f = 1.5 * max(centre)
+    f = _focal_prior(centre)
     n = np.array([tilt[0], tilt[1], 1.0]) / float(np.hypot(np.hypot(*tilt), 1.0))
     axis = np.cross(n, [0.0, 0.0, 1.0])  # (the turn that takes the table's normal onto the camera's axis)
     turn, _ = cv2.Rodrigues(axis / float(np.linalg.norm(axis)) * float(np.arccos(n[2])))
     k = np.array([[f, 0.0, centre[0]], [0.0, f, centre[1]], [0.0, 0.0, 1.0]])
     h = k @ turn @ np.linalg.inv(k)
-    seen = cv2.perspectiveTransform(np.array(quads, np.float64).reshape(-1, 1, 2), h).reshape(-1, 4, 2)
+    seen = _moved(np.array(quads), h).reshape(-1, 4, 2)
     sides = np.sort(np.stack([_row_lengths(seen[:, 1] - seen[:, 0]) + _row_lengths(seen[:, 3] - seen[:, 2]),
                               _row_lengths(seen[:, 2] - seen[:, 1]) + _row_lengths(seen[:, 0] - seen[:, 3])], 1) / 2,
                     axis=1)
@@ -1683,8 +1694,7 @@ def _split_in_view(c: np.ndarray, card: tuple[float, float], edges_dil: np.ndarr
     local = cv2.warpPerspective(edges_dil, shift @ h, (w + 2 * pad, ht + 2 * pad), flags=cv2.INTER_NEAREST)
     pair = split_pair(np.round(c + [pad - x, pad - y]).astype(np.int32), card, local)
     back = np.linalg.inv(shift @ h)
-    return [replace(q, pts=_orient(cv2.perspectiveTransform(q.pts.reshape(-1, 1, 2).astype(np.float64), back)
-                                   .reshape(4, 2).astype(np.float32))) for q in pair]
+    return [replace(q, pts=_orient(_moved(q.pts, back).astype(np.float32))) for q in pair]
 
 
 def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
@@ -1699,12 +1709,9 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     shapes = shapes or _Shapes()
     # (every outline seen whole, for ``SPLIT_ONE_SHARE``: a loose outline of a lone card is no size reference)
     seen_whole = [q.pts for _, q in cands if q.whole >= 0.98]
-    sure, sides, centres = _size_references(cands, agree=False)
+    sure, sides, centres, view = _sizes_here(cands, centre)
     if not sure:
         return cands  # no card seen whole: its size on this table is not known
-    view = table_view(sure, centre) if centre is not None else None
-    if view is None:
-        sure, sides, centres = _size_references(cands)
     # the colour of the cards' paper here (the band inside the edge of the cards seen whole: white under this light),
     # measured when a pair is first found (most frames have none)
     paper: np.ndarray | None = None
@@ -1715,10 +1722,6 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
     lo, hi = (1.15, 2.4) if view is None else (0.4, 4.0)
     lo, hi = lo * float(areas.min()), hi * float(areas.max())
 
-    def in_view(pts: np.ndarray) -> np.ndarray:
-        assert view is not None
-        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), view[0]).reshape(-1, 1, 2)
-
     for c in unions:
         a = shapes.area(c)
         if not lo < a < hi:
@@ -1727,15 +1730,15 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         (cx, cy), _, _ = cv2.minAreaRect(hull)  # (the same rectangle as the contour's, from fewer points)
         # the size of the card seen whole nearest to it: a photograph's cards differ in size by up to a fifth from
         # one side of the table to the other (the view is never quite square-on)
-        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        short, long = _nearest_size(sides, centres, (cx, cy))
         # the region as seen, then (on a table seen tilted) in the view looking straight down, where a far card is
         # no smaller than a near one: the nearest card's size there. Seen, it is split as it always was; in the
         # view, where it was not (a view a few degrees off keeps the drawn scenes' pairs that were split)
         tries = [(c, a, hull, short, long, False)]
         if view is not None:
-            c_v = in_view(c).astype(np.float32)
+            c_v = _moved(c, view[0]).astype(np.float32).reshape(-1, 1, 2)
             (vx, vy), _, _ = cv2.minAreaRect(c_v)
-            vs, vl = (float(v) for v in view[1][int(_row_lengths(view[2] - [vx, vy]).argmin())])
+            vs, vl = _nearest_size(view[1], view[2], (vx, vy))
             tries.append((c_v, cv2.contourArea(c_v), cv2.convexHull(c_v), vs, vl, True))
         if any(abs(cx - x) + abs(cy - y) < 0.15 * short and 0.85 < a / b < 1.15 for x, y, b in done):
             continue  # the same pair seen by another view
@@ -1751,7 +1754,8 @@ def _split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
             if not counted:
                 done.append((cx, cy, a))
                 counted = True
-            if any(SPLIT_ONE_SHARE * a_t <= cv2.contourArea(in_view(q).astype(np.float32) if viewed else q)
+            if any(SPLIT_ONE_SHARE * a_t <= cv2.contourArea(_moved(q, view[0]).astype(np.float32) if viewed
+                                                            and view is not None else q)
                    <= NET_SAME_SIZE * area
                    and cv2.pointPolygonTest(c, tuple(map(float, _centre(q))), False) >= 0 for q in seen_whole):
                 break  # (one card seen whole, of a card's size, fills it: that card and the band round it, no pair)
@@ -1798,6 +1802,12 @@ REF_AGREE_LEAST = 3
 REF_AGREE = 1.4
 
 
+def _nearest_size(sides: np.ndarray, centres: np.ndarray, at: tuple[float, float]) -> tuple[float, float]:
+    """The sides (short, long) of the size reference whose centre lies nearest the point ``at``."""
+    short, long = sides[int(_row_lengths(centres - [at[0], at[1]]).argmin())]
+    return float(short), float(long)
+
+
 def _size_references(cands: list[tuple[float, Quad]], agree: bool = True
                      ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """The outlines seen whole (0.98) of a card's shape (``SPLIT_SIZE_RATIO``), their sides (short, long) and their
@@ -1810,13 +1820,34 @@ def _size_references(cands: list[tuple[float, Quad]], agree: bool = True
     # (the card's size is taken from outlines of a card's shape only: a mat's square marker, outlined whole at 85 x 86
     # px beside a lone two of diamonds, made it "two cards" of that size and split it in two, scene 500029)
     shaped = sides[:, 1] > SPLIT_SIZE_RATIO * sides[:, 0]
-    if agree and np.count_nonzero(shaped) >= REF_AGREE_LEAST:
-        areas = sides[:, 0] * sides[:, 1]
-        near = shaped & (np.abs(np.log(areas / np.median(areas[shaped]))) < np.log(REF_AGREE))
-        if near.any():  # (half of them at one size and half at another agree on none)
-            shaped = near
     sure = [p for p, k in zip(sure, shaped, strict=True) if k]
-    return sure, sides[shaped], np.array([_centre(p) for p in sure]).reshape(-1, 2)
+    refs = sure, sides[shaped], np.array([_centre(p) for p in sure]).reshape(-1, 2)
+    return _agreeing(*refs) if agree else refs
+
+
+def _agreeing(sure: list[np.ndarray], sides: np.ndarray, centres: np.ndarray
+              ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The size references (``_size_references``) less those more than ``REF_AGREE`` times off their median area,
+    where there are ``REF_AGREE_LEAST`` or more."""
+    if len(sure) < REF_AGREE_LEAST:
+        return sure, sides, centres
+    areas = sides[:, 0] * sides[:, 1]
+    near = np.abs(np.log(areas / np.median(areas))) < np.log(REF_AGREE)
+    if not near.any():
+        return sure, sides, centres  # (half of them at one size and half at another agree on none)
+    return [p for p, k in zip(sure, near, strict=True) if k], sides[near], centres[near]
+
+
+def _sizes_here(cands: list[tuple[float, Quad]], centre: tuple[float, float] | None
+                ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+    """The size references among ``cands`` and the view looking straight down on the table (``table_view``; None
+    without ``centre`` or where the table is not seen tilted): where there is none, only the references that agree in
+    size (``_agreeing``), else all of them (a tilted table's far cards are that much smaller)."""
+    sure, sides, centres = _size_references(cands, agree=False)
+    view = table_view(sure, centre) if centre is not None else None
+    if view is None:
+        sure, sides, centres = _agreeing(sure, sides, centres)
+    return sure, sides, centres, view
 
 
 def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray], pale: np.ndarray,
@@ -1825,12 +1856,9 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     """``cands`` with the cards drawn from a corner of the regions of about one card's area that nothing explains
     (``CORNER_*``). ``shapes``: the unions' areas and hulls, where already measured."""
     shapes = shapes or _Shapes()
-    sure, sides, centres = _size_references(cands, agree=False)
+    sure, sides, centres, view = _sizes_here(cands, centre)
     if not len(sides):
         return cands
-    view = table_view(sure, centre) if centre is not None else None
-    if view is None:
-        sure, sides, centres = _size_references(cands)
     added: list[tuple[float, Quad]] = []
     areas = sides[:, 0] * sides[:, 1]
     # (on a table seen tilted, a region no card is drawn from as seen is tried again in the view looking straight
@@ -1839,18 +1867,15 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
     lo, hi = lo * float(areas.min()), hi * float(areas.max())
     back = np.linalg.inv(view[0]) if view is not None else None
 
-    def moved(pts: np.ndarray, h: np.ndarray) -> np.ndarray:
-        return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2).astype(np.float32)
-
     def drawn(c: np.ndarray, a: float, rect: tuple, short: float, long: float,
-              back: np.ndarray | None) -> np.ndarray | None:
+              to_image: np.ndarray | None) -> np.ndarray | None:
         """The card drawn from a corner of the region ``c`` (of area ``a``, its rectangle ``rect``) at the size
-        ``short`` x ``long``, in the image (``back`` takes it there from the view it was drawn in), or None."""
+        ``short`` x ``long``, in the image (``to_image`` takes it there from the view it was drawn in), or None."""
         if not CORNER_AREA[0] * short * long < a < CORNER_AREA[1] * short * long:
             return None
         box = cv2.boxPoints(rect).astype(np.float32)
-        if back is not None:
-            box = moved(box, back)
+        if to_image is not None:
+            box = _moved(box, to_image).astype(np.float32)
         rb = _box(box)
         if any(not _apart(_box(q.pts), rb) and _iou(q.pts, box) > 0.5 for _, q in cands + added):
             return None  # (explained: most such regions are the cards found)
@@ -1872,10 +1897,10 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
                 best, best_fit = q, inter / (nq + n_region - inter)
         if best is None:
             return None
-        q = snap_to_edges(pale, _orient(best if back is None else moved(best, back)))
+        q = snap_to_edges(pale, _orient(best if to_image is None else _moved(best, to_image).astype(np.float32)))
         # (a region partly over a card found: the card drawn would be that card again, or a piece of it; an
         # outline under half a card's size lying in it is a piece of it - train_27's nine of clubs lay over one)
-        half = 0.5 * (short * long if back is None else cv2.contourArea(q.astype(np.float32)))
+        half = 0.5 * (short * long if to_image is None else cv2.contourArea(q.astype(np.float32)))
         others = [o.pts for _, o in cands + added if cv2.contourArea(o.pts) >= half]
         return q if _card_shaped(q, min_side, centre) and not _overlaps(q, others) else None
 
@@ -1885,13 +1910,13 @@ def _cards_from_corners(cands: list[tuple[float, Quad]], unions: list[np.ndarray
             continue  # (most regions: far from one card's area whatever the card)
         # (the hull's rectangle is the contour's: checked identical on 4,463 unions of the development photos)
         (cx, cy), _, _ = rect = cv2.minAreaRect(shapes.hull(c))
-        short, long = (float(v) for v in sides[int(_row_lengths(centres - [cx, cy]).argmin())])
+        short, long = _nearest_size(sides, centres, (cx, cy))
         q = drawn(c, a, rect, short, long, None)
         if q is None and view is not None and back is not None:
             # (then in the view looking straight down, at the nearest card's size there, as ``_split_unions``)
-            c_v = np.round(moved(c, view[0])).astype(np.int32).reshape(-1, 1, 2)
+            c_v = np.round(_moved(c, view[0]).astype(np.float32)).astype(np.int32).reshape(-1, 1, 2)
             (vx, vy), _, _ = rect_v = cv2.minAreaRect(cv2.convexHull(c_v))
-            vs, vl = (float(v) for v in view[1][int(_row_lengths(view[2] - [vx, vy]).argmin())])
+            vs, vl = _nearest_size(view[1], view[2], (vx, vy))
             q = drawn(c_v, cv2.contourArea(c_v), rect_v, vs, vl, back)
         if q is not None:
             added.append((1.1, Quad(q.astype(np.float32), 0.9)))
@@ -2960,7 +2985,7 @@ def _second_look(first: list[Quad], again: list[Quad]) -> list[Quad]:
 def _upright_in_plane(quads: list[Quad], centre: tuple[float, float]) -> list[Quad]:
     """The outlines (and their alternatives) each turned by one corner where the plane's aspect says the side taken as
     short by the image is the long one on the table."""
-    focal = 1.5 * max(centre)
+    focal = _focal_prior(centre)
 
     def upright(q: np.ndarray) -> np.ndarray:
         sides = _row_lengths(q[_NEXT] - q)
