@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tools.synth import tilted_view
 from vision.deck import IMAGE_EXTENSIONS as IMAGE_EXT  # (the photos a deck folder is enrolled from, the same formats)
 
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
@@ -468,23 +469,7 @@ MIDDLE = (0.26, 0.73)
 
 def tilt_homography(w: int, h: int, degrees: float) -> np.ndarray:
     """The homography taking a ``w`` x ``h`` photo to its view by the tilted camera of ``TILTS``."""
-    f = TILT_FOCAL * max(w, h)
-    t = -np.radians(degrees)  # (the frame's top half turned away: the far side of the table up the frame)
-    turn = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
-    corners = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]]) @ turn.T
-
-    def seen(distance: float) -> np.ndarray:
-        z = corners[:, 2] + distance
-        return np.stack([f * corners[:, 0] / z + w / 2, f * corners[:, 1] / z + h / 2], axis=1)
-
-    near, far = f, 100.0 * f  # (the nearest distance at which the whole photo fits, by bisection)
-    for _ in range(60):
-        mid = (near + far) / 2
-        pts = seen(mid)
-        fits = (corners[:, 2] + mid > 0).all() and pts.min() >= 0 and (pts[:, 0] <= w).all() and (pts[:, 1] <= h).all()
-        near, far = (near, mid) if fits else (mid, far)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    return cv2.getPerspectiveTransform(src, seen(far).astype(np.float32))
+    return tilted_view(w, h, degrees, TILT_FOCAL)
 
 
 GEOMETRIC = sorted(TILTS) + ["middle"]

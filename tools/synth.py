@@ -61,6 +61,9 @@ class Nuisance:
     blur: int = 5
     noise: float = 6.0
     jpeg: tuple[int, int] = (45, 92)
+    # degrees the camera is turned off the vertical, on top of the random keystone (``camera_homography``); exact,
+    # not a maximum, and drawing no random number, so that a scene or video is otherwise the one without it
+    tilt: float = 0.0
 
     @classmethod
     def none(cls) -> Nuisance:
@@ -88,8 +91,36 @@ def _rounded_mask(h: int, w: int) -> np.ndarray:
     return m
 
 
-def camera_homography(rng: np.random.Generator, perspective: float) -> np.ndarray:
-    """A random mat -> frame homography: the mat fills most of the frame, tilted and turned a little."""
+def tilted_view(w: int, h: int, degrees: float, focal_share: float) -> np.ndarray:
+    """The homography taking a ``w`` x ``h`` picture, taken as seen from straight above, to its view by a camera
+    turned ``degrees`` about the frame's horizontal axis (the far side up the frame), its principal point in the
+    middle and its focal length ``focal_share`` times the longer side, as far off as makes the whole picture fit the
+    same frame."""
+    f = focal_share * max(w, h)
+    t = -np.radians(degrees)  # (the frame's top half turned away: the far side of the table up the frame)
+    turn = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    corners = np.array([[-w / 2, -h / 2, 0], [w / 2, -h / 2, 0], [w / 2, h / 2, 0], [-w / 2, h / 2, 0]]) @ turn.T
+
+    def seen(distance: float) -> np.ndarray:
+        z = corners[:, 2] + distance
+        return np.stack([f * corners[:, 0] / z + w / 2, f * corners[:, 1] / z + h / 2], axis=1)
+
+    near, far = f, 100.0 * f  # (the nearest distance at which the whole picture fits, by bisection)
+    for _ in range(60):
+        mid = (near + far) / 2
+        pts = seen(mid)
+        fits = (corners[:, 2] + mid > 0).all() and pts.min() >= 0 and (pts[:, 0] <= w).all() and (pts[:, 1] <= h).all()
+        near, far = (near, mid) if fits else (mid, far)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    return cv2.getPerspectiveTransform(src, seen(far).astype(np.float32))
+
+
+TILT_FOCAL = 0.75  # a tilted camera's focal length, times the frame's longer side (a phone's or a webcam's)
+
+
+def camera_homography(rng: np.random.Generator, perspective: float, tilt: float = 0.0) -> np.ndarray:
+    """A random mat -> frame homography: the mat fills most of the frame, tilted and turned a little; ``tilt``
+    degrees: then seen by a camera turned that far off the vertical (``tilted_view``)."""
     scale = rng.uniform(0.8, 0.88) * FRAME_H / matlib.MAT_H
     w, h = matlib.MAT_W * scale, matlib.MAT_H * scale
     cx = FRAME_W / 2 + rng.uniform(-40, 40)
@@ -105,7 +136,19 @@ def camera_homography(rng: np.random.Generator, perspective: float) -> np.ndarra
     a = np.deg2rad(rng.uniform(-4, 4))
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     dst = (dst - [cx, cy]) @ rot.T + [cx, cy]
-    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    h_mf = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    if tilt:
+        # the camera turned, then moved in (or the mat moved) until the mat fills the frame as much as before, as a
+        # director sets a camera up: the tilt alone would also shrink the mat
+        h_mf = tilted_view(FRAME_W, FRAME_H, tilt, TILT_FOCAL) @ h_mf
+        before = cv2.perspectiveTransform(src[None], cv2.getPerspectiveTransform(src, dst.astype(np.float32)))[0]
+        after = cv2.perspectiveTransform(src[None], h_mf)[0]
+        span_b, span_a = np.ptp(before, axis=0), np.ptp(after, axis=0)
+        k = float(min(span_b[1] / span_a[1], (FRAME_W - 2) / span_a[0]))
+        mid_b, mid_a = (before.max(0) + before.min(0)) / 2, (after.max(0) + after.min(0)) / 2
+        fit = np.array([[k, 0, mid_b[0] - k * mid_a[0]], [0, k, mid_b[1] - k * mid_a[1]], [0, 0, 1]])
+        h_mf = fit @ h_mf
+    return h_mf
 
 
 def table_background(rng: np.random.Generator, h_mf: np.ndarray, n_seats: int = 4) -> np.ndarray:
@@ -323,7 +366,7 @@ def render_table(deck: dict[str, np.ndarray], poses: list[CardPose], seed: int =
     nuisances."""
     rng = np.random.default_rng(seed)
     nz = nuisance if nuisance is not None else Nuisance()
-    h_mf = camera_homography(rng, nz.perspective)
+    h_mf = camera_homography(rng, nz.perspective, nz.tilt)
     frame = table_background(rng, h_mf, n_seats)
     labels = np.zeros((FRAME_H, FRAME_W), np.uint8)
     drawn = draw_cards(frame, poses, deck, h_mf, labels)
@@ -394,13 +437,14 @@ class VideoEvent:
 
 def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]], seed: int = 0,
                nuisance: Nuisance | None = None, to_centre: bool = True, fps: int = 30, seats: int = 4,
-               ) -> Iterator[tuple[np.ndarray, list[VideoEvent]]]:
+               tilt: float = 0.0) -> Iterator[tuple[np.ndarray, list[VideoEvent]]]:
     """Yield (frame, events that happen at this frame) for tricks played one card at a time, on the mat for
     ``seats`` players.
 
     Each trick is a list of (seat, code). A hand carries each card in from the seat's side, lets go, leaves; when
     ``to_centre`` the cards form a pile in the centre, else each lies in its seat's zone. After each trick a hand
-    sweeps the cards off the mat toward a seat (trick gathered).
+    sweeps the cards off the mat toward a seat (trick gathered). ``tilt``: the camera turned that many degrees off
+    the vertical (``Nuisance.tilt``), the video otherwise the same.
     """
     bad = [s for trick in tricks for s, _ in trick if not 0 <= s < seats]
     if bad:
@@ -410,7 +454,7 @@ def play_video(deck: dict[str, np.ndarray], tricks: list[list[tuple[int, str]]],
     rng = np.random.default_rng(seed)
     nz = nuisance if nuisance is not None else Nuisance(perspective=0.06, glare=0.3, shadow=0.3, blur=0, noise=3.0,
                                                        jpeg=(70, 92))
-    h_mf = camera_homography(rng, nz.perspective)
+    h_mf = camera_homography(rng, nz.perspective, tilt or nz.tilt)
     light = Lighting.random(rng, nz)
     base = table_background(rng, h_mf, seats)
     zones = {z.seat: z for z in matlib.zones(seats)}

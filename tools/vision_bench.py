@@ -321,7 +321,8 @@ def timing(decks_root: str, frames: int = 60) -> dict:
 
 
 def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None = None, seats: int = 4,
-            progress: Callable[[str], None] | None = None, light: float = 1.0, scale: float = 1.0) -> dict:
+            progress: Callable[[str], None] | None = None, light: float = 1.0, scale: float = 1.0,
+            tilt: float = 0.0) -> dict:
     """Play detection on synthetic videos of the held-out decks: events found, wrong, and the delay from the frame
     where the card lies still (the hand gone) to the frame of the decision, at 30 frames/s.
 
@@ -330,7 +331,7 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
     wrong) with the frames, to look at with ``synth.play_video`` and the same seed. ``light`` below 1: every frame's
     levels multiplied by it, with sensor noise (a dim room), before the detector gets it (and its clock starts).
     ``scale``: every 1280 x 720 frame resized by it first (1.5: a 1080p camera; 0.8: 1024 x 576), also before the
-    clock starts."""
+    clock starts. ``tilt``: the camera turned that many degrees off the vertical (``synth.Nuisance.tilt``)."""
     from vision import play
 
     cv2.setNumThreads(1)
@@ -360,7 +361,8 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
             truth: list[synth.VideoEvent] = []
             got: list[play.Event] = []
             spent: list[float] = []
-            for frame, evs in synth.play_video(images, tricks, seed=100 + k, to_centre=to_centre, seats=seats):
+            for frame, evs in synth.play_video(images, tricks, seed=100 + k, to_centre=to_centre, seats=seats,
+                                                 tilt=tilt):
                 truth += evs
                 for e in evs:
                     if e.kind == "play":
@@ -426,6 +428,7 @@ def latency(decks_root: str, tricks_per_video: int = 2, decks: list[str] | None 
     result["total"] = totals
     result["seats"] = seats
     result["tricks_per_video"] = tricks_per_video
+    result["tilt"] = tilt
     result["every_frame_ms_median"] = round(float(np.median(all_frames)), 2)
     result["every_frame_ms_p99"] = round(float(np.percentile(all_frames, 99)), 1)
     for label, values in (("decision_delay_ms", delays), ("decision_delay_plus_compute_ms", real)):

@@ -127,7 +127,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report["timing"] = bench.timing(args.decks)
             report["latency"] = bench.latency(args.decks, args.latency_tricks, seats=args.latency_seats,
                                               progress=_progress, light=args.latency_light,
-                                              scale=args.latency_scale)
+                                              scale=args.latency_scale, tilt=args.latency_tilt)
     except (deck.EnrollError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     text = json.dumps(report, indent=1)
@@ -204,6 +204,8 @@ def register_vision(commands: Commands) -> None:
                    "with sensor noise (0.45: a dim room)")
     b.add_argument("--latency-scale", type=float, default=1.0, help="the play videos' 1280 x 720 frames resized by "
                    "this first (1.5: a 1080p camera)")
+    b.add_argument("--latency-tilt", type=float, default=0.0, help="the play videos' camera turned this many degrees "
+                   "off the vertical (the far side of the mat up the frame), on top of their slight random keystone")
     b.add_argument("--photos", metavar="DIR", help="instead: real photographs, a folder of images + labels.json "
                    "(or ../shared/photos with its three sets); prints cards, found, read, wrong, ms per set")
     b.add_argument("--deck", help="with --photos: read with this enrolled deck (default: the generic mode)")
