@@ -180,9 +180,17 @@ class Calibration:
                 return z
         return None
 
-    def card_area_px(self) -> float:
-        """The area (frame pixels) of a card lying at the centre of the mat."""
+    def card_area_px(self, at: tuple[float, float] | None = None) -> float:
+        """The area (frame pixels) of a card lying at the centre of the mat, or where the frame shows the mat at
+        ``at`` (frame pixels; held to the mat). A camera seeing the mat at an angle sees a card on the far side
+        smaller than one on the near side: at 30 degrees off the vertical (a focal length of 0.75 of the frame's
+        width) the near seat's card has 1.25-1.43 times the area of the centre's and the far seat's 0.72-0.81, past
+        the tolerances the play detector had set round the centre's card."""
         cx, cy = MAT_W / 2, MAT_H / 2
+        if at is not None:
+            mx, my = self.to_mat(np.array([at], np.float32))[0]
+            cx = float(np.clip(mx, CARD_W / 2, MAT_W - CARD_W / 2))
+            cy = float(np.clip(my, CARD_H / 2, MAT_H - CARD_H / 2))
         r = np.array([[cx - CARD_W / 2, cy - CARD_H / 2], [cx + CARD_W / 2, cy - CARD_H / 2],
                       [cx + CARD_W / 2, cy + CARD_H / 2], [cx - CARD_W / 2, cy + CARD_H / 2]], np.float32)
         return float(cv2.contourArea(self.to_frame(r)))

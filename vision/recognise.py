@@ -343,11 +343,12 @@ CARD_ASPECT = (1.25, 1.7)  # long / short of a real card's face, undistorted: po
 
 
 def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, float] | None = None,
-                       hull: np.ndarray | None = None) -> Quad | None:
+                       hull: np.ndarray | None = None, focal: float | None = None) -> Quad | None:
     """A card outline from a region's contour, or None. With ``centre`` (the principal point: the middle of the
     whole camera image) a quad whose sides in the image are not card-like may still be a card seen obliquely: its
     aspect is then taken in the table's plane (``plane_aspect``). ``hull``: the contour's convex hull, when the caller
-    has it."""
+    has it. ``focal``: the camera's focal length in pixels, where ``centre`` is not the middle of the image searched
+    (a region of a camera's frame); else ``_focal_prior``."""
     area = cv2.contourArea(c)
     if area < min_side * min_side * 1.3:
         return None
@@ -371,7 +372,7 @@ def _quad_from_contour(c: np.ndarray, min_side: float, centre: tuple[float, floa
         # does not give it. Whatever its sides' ratio in the image, a quad that is no rectangle seen from a camera
         # over the table (one seen more than MAX_TILT off) is no card: a pair of cards' outline can have a card's
         # ratio
-        ratio = plane_aspect(quad, centre, focal=_focal_prior(centre))
+        ratio = plane_aspect(quad, centre, focal=focal or _focal_prior(centre))
         if ratio is None:
             return None
     if short >= min_side and not 1.15 < long / short < 1.9 and centre is not None:
@@ -1138,7 +1139,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 
 def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | None = None,
                exclude: list[np.ndarray] | None = None, centre: tuple[float, float] | None = None,
-               any_surface: bool = True, learned: bool = True) -> list[Quad]:
+               any_surface: bool = True, learned: bool = True, focal: float | None = None) -> list[Quad]:
     """Outlines of the card faces in a frame, each as a quad; partly covered cards come back with ``whole`` < 1.
 
     ``card_area`` (pixels, e.g. from the mat calibration) lets the top card of a pile be found even when no card
@@ -1148,6 +1149,9 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     felt the pale views suffice and the frame is searched in about two thirds of the time without it.
     ``learned`` adds, with ``any_surface``, the learned finder's outlines (``_net_cards``); without it the views are
     all drawn by hand (the finder network's training data are found so, so that it does not learn from itself).
+    ``focal``: the camera's focal length in pixels when ``frame`` is a region of its image (``centre`` then lies
+    where the image's middle is, perhaps outside the region); it judges the views' outlines seen obliquely (the
+    mat's path). Else, and in the steps that run only with ``any_surface``, the prior of ``_focal_prior``.
     """
     # (one paleness map for the edge view, the snapping and the network's cards: it was computed up to three times)
     mask, paleness = _mask_and_paleness(frame)
@@ -1184,7 +1188,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 if len(fitted) and bool((np.abs(fitted - box).max(axis=1) <= 2).any()):
                     continue
                 fitted = np.vstack([fitted, box])
-            q = _quad_from_contour(c, min_side, centre)
+            q = _quad_from_contour(c, min_side, centre, focal=focal)
             if q is None:
                 continue
             if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
@@ -2716,17 +2720,32 @@ class Recogniser:
             from vision import mat as matlib
 
             assert isinstance(calibration, matlib.Calibration)
-            card_area = calibration.card_area_px()
+            # (a card's size where the region lies: seen at an angle, the mat's far side shows its cards smaller)
+            at = None if roi is None else ((roi[0] + roi[2]) / 2, (roi[1] + roi[3]) / 2)
+            card_area = calibration.card_area_px(at)
             exclude = [m - np.array([ox, oy], np.float32) for m in calibration.marker_frame.values()]
+        # the principal point (for cards seen obliquely) is the middle of the whole camera image, also when only a
+        # region of it is searched - but only for a camera's frame on its mat: a region given without one may be a
+        # crop of anything
+        # (a camera's frame on its mat, searched in a region: the principal point and the focal length the whole
+        # frame gives, in the region's pixels, judge the cards it sees obliquely - a region given without a mat may
+        # be a crop of anything)
+        camera = None
+        if roi is not None and calibration is not None:
+            camera = ((frame.shape[1] / 2 - ox, frame.shape[0] / 2 - oy),
+                      _focal_prior((frame.shape[1] / 2, frame.shape[0] / 2)))
         if roi is not None:
             frame = frame[roi[1] : roi[3], roi[0] : roi[2]]
-        reads = self._identify(frame, card_area, exclude, roi, any_surface=calibration is None)
+        reads = self._identify(frame, card_area, exclude, roi, any_surface=calibration is None, camera=camera)
         for r in reads:
             r.quad = r.quad + np.array([ox, oy], np.float32)
         return reads
 
     def _identify(self, frame: np.ndarray, card_area: float | None, exclude: list[np.ndarray] | None,
-                  roi: tuple[int, int, int, int] | None = None, any_surface: bool = True) -> list[Read]:
+                  roi: tuple[int, int, int, int] | None = None, any_surface: bool = True,
+                  camera: tuple[tuple[float, float], float] | None = None) -> list[Read]:
+        """``identify`` of ``frame`` (the region ``roi`` of a whole image, or the whole image when None); ``camera``:
+        the principal point and the focal length of the whole image, in ``frame``'s pixels, when known."""
         reads = []
         # a photograph is searched at a working size (outlines need no more pixels, and the time grows with them)
         # and read at full size
@@ -2743,7 +2762,7 @@ class Recogniser:
                 small = brighter
         # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
         whole_image = roi is None
-        quads = _find_scaled(frame, s, card_area, exclude, whole_image, any_surface, small)
+        quads = _find_scaled(frame, s, card_area, exclude, whole_image, any_surface, small, camera)
         if any_surface and card_area is None:
             # the finder's kernels and limits are in pixels: cards it sees small (a webcam's picture, a table seen
             # whole from far off) are looked for again at a size where they are not (``SMALL_CARD_SIDE``)
@@ -2751,10 +2770,12 @@ class Recogniser:
             if side is not None and side < SMALL_CARD_SIDE:
                 # (s is the frame's shrink to FIND_SIDE, so s * k stays within MAX_FIND_UPSCALE of both)
                 k = min(FIND_CARD_SIDE / side, MAX_FIND_UPSCALE)
-                again = _find_scaled(frame, s * k, card_area, exclude, whole_image, any_surface)
+                again = _find_scaled(frame, s * k, card_area, exclude, whole_image, any_surface, camera=camera)
                 quads = _second_look(quads, again)
         if whole_image:
             quads = _upright_in_plane(quads, (frame.shape[1] / 2, frame.shape[0] / 2))
+        elif camera is not None:
+            quads = _upright_in_plane(quads, *camera)
         first = self._first_cuts(frame, quads)
         for i, q in enumerate(quads):
             label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first[i] if first else None)
@@ -2919,15 +2940,22 @@ ORIENT_OBLIQUE = 1.3
 
 
 def _find_scaled(frame: np.ndarray, s: float, card_area: float | None, exclude: list[np.ndarray] | None,
-                 whole_image: bool, any_surface: bool, small: np.ndarray | None = None) -> list[Quad]:
+                 whole_image: bool, any_surface: bool, small: np.ndarray | None = None,
+                 camera: tuple[tuple[float, float], float] | None = None) -> list[Quad]:
     """The cards ``find_cards`` outlines in ``frame`` resized by ``s`` (``small``, when the caller has it), in
-    ``frame``'s pixels."""
+    ``frame``'s pixels; ``camera``: the whole image's principal point and focal length in ``frame``'s pixels, for a
+    region of it."""
     small = _resized(frame, s) if small is None else small
     if s != 1.0:
         card_area = card_area * s * s if card_area else None
         exclude = [e * s for e in exclude] if exclude else None
-    centre = (small.shape[1] / 2, small.shape[0] / 2) if whole_image else None
-    quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface)
+    centre, focal = None, None
+    if whole_image:
+        centre = (small.shape[1] / 2, small.shape[0] / 2)
+    elif camera is not None:
+        centre, focal = (camera[0][0] * s, camera[0][1] * s), camera[1] * s
+    quads = find_cards(small, card_area=card_area, exclude=exclude, centre=centre, any_surface=any_surface,
+                       focal=focal)
     if s == 1.0:
         return quads
     return [replace(q, pts=(q.pts / s).astype(np.float32), alt=tuple((a / s).astype(np.float32) for a in q.alt))
@@ -2982,10 +3010,10 @@ def _second_look(first: list[Quad], again: list[Quad]) -> list[Quad]:
     return out + [q for q in first if not _overlaps(q.pts, [a.pts for a in out])]
 
 
-def _upright_in_plane(quads: list[Quad], centre: tuple[float, float]) -> list[Quad]:
+def _upright_in_plane(quads: list[Quad], centre: tuple[float, float], focal: float | None = None) -> list[Quad]:
     """The outlines (and their alternatives) each turned by one corner where the plane's aspect says the side taken as
-    short by the image is the long one on the table."""
-    focal = _focal_prior(centre)
+    short by the image is the long one on the table (``focal``: the camera's, else ``_focal_prior``)."""
+    focal = focal or _focal_prior(centre)
 
     def upright(q: np.ndarray) -> np.ndarray:
         sides = _row_lengths(q[_NEXT] - q)

@@ -128,3 +128,22 @@ def test_five_seat_mat_files(tmp_path):
     assert sorted(mat.find_markers(img)) == [4, 5, 6, 7]
     with pytest.raises(ValueError, match="not 6"):
         mat.zones(6)
+
+
+def test_a_cards_size_is_taken_where_it_lies_on_a_mat_seen_at_an_angle():
+    """A camera 30 degrees off the vertical sees a card at the far seat smaller, and one at the near seat larger,
+    than one at the mat's centre; without a place, the centre's size as before."""
+    rng = np.random.default_rng(3)
+    h_mf = synth.camera_homography(rng, 0.0, tilt=30)
+    cal = mat.Calibration(np.linalg.inv(h_mf), h_mf)
+    zones = {z.seat: z.centre for z in mat.zones(4)}
+    centre = cal.card_area_px()
+    assert cal.card_area_px(tuple(cal.to_frame(np.array([zones[None]]))[0])) == pytest.approx(centre, rel=1e-4)
+    far = cal.card_area_px(tuple(cal.to_frame(np.array([zones[2]]))[0]))
+    near = cal.card_area_px(tuple(cal.to_frame(np.array([zones[0]]))[0]))
+    assert far < 0.85 * centre and near > 1.2 * centre
+    # a place on the mat's rim or beyond it counts as the nearest place a whole card can lie
+    corner = cal.to_frame(np.array([[0.0, 0.0], [mat.CARD_W / 2, mat.CARD_H / 2]]))
+    beyond = tuple(corner[0] - [20.0, 20.0])
+    assert cal.card_area_px(beyond) == pytest.approx(cal.card_area_px(tuple(corner[1])), rel=1e-4)
+    assert cal.card_area_px(beyond) < far
