@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from tools.synth import tilted_view
+from tools.synth import TILT_FOCAL, tilted_view
 from vision.deck import IMAGE_EXTENSIONS as IMAGE_EXT  # (the photos a deck folder is enrolled from, the same formats)
 
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
@@ -461,7 +461,6 @@ ALTERATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] 
 # read are mapped back onto the photo before they are scored. (The photos that are not taken from straight above are
 # then seen further off than the tilt.)
 TILTS = {"tilt20": 20.0, "tilt30": 30.0}
-TILT_FOCAL = 0.75
 # a frame that cuts off the photo's sides (``--alter middle``): its middle columns only, as a camera set nearer or
 # narrower would see the table, which is then cut card-shaped by the frame's edges; the cards outside count as missed
 MIDDLE = (0.26, 0.73)

@@ -141,8 +141,7 @@ def camera_homography(rng: np.random.Generator, perspective: float, tilt: float 
         # the camera turned, then moved in (or the mat moved) until the mat fills the frame as much as before, as a
         # director sets a camera up: the tilt alone would also shrink the mat
         h_mf = tilted_view(FRAME_W, FRAME_H, tilt, TILT_FOCAL) @ h_mf
-        before = cv2.perspectiveTransform(src[None], cv2.getPerspectiveTransform(src, dst.astype(np.float32)))[0]
-        after = cv2.perspectiveTransform(src[None], h_mf)[0]
+        before, after = dst, cv2.perspectiveTransform(src[None], h_mf)[0]
         span_b, span_a = np.ptp(before, axis=0), np.ptp(after, axis=0)
         k = float(min(span_b[1] / span_a[1], (FRAME_W - 2) / span_a[0]))
         mid_b, mid_a = (before.max(0) + before.min(0)) / 2, (after.max(0) + after.min(0)) / 2

@@ -23,9 +23,6 @@ from vision import mat as matlib
 from vision import recognise as rc
 
 SMALL = (160, 90)
-# a read of a change's outline scoring above this shows a card face there even where its rim is not pale enough to
-# show one (``PlayDetector._quad_read``); the recogniser's own outlines use the same bar (``Recogniser._identify``)
-FACE_SCORE = 0.5
 
 
 def shrink(frame: np.ndarray) -> np.ndarray:
@@ -350,18 +347,16 @@ class PlayDetector:
     def _outlined(self, ballot: list[rc.Read], frame: np.ndarray) -> list[rc.Read]:
         """A ballot with the reads of the changed card replaced by its read on the change's outline.
 
-        Where that outline shows no face by its rim or a sure read, but matches a face above ``FACE_SCORE`` (its
+        Where that outline shows no face by its rim or a sure read, but matches a face above ``rc.FACE_SCORE`` (its
         outline took in a sliver of the card's shadow), its unsure read is added only when the picture's own reads
         have nothing there: a paris ace of clubs laid on the pile, outlined so and found by no view, had been no
         card at all and its play missed; where a view did outline the card, its read stands (two cards read right
         there had turned unsure)."""
         if self._new_quad is None:
             return ballot
-        read = self._quad_read(frame, self._new_quad)
-        if read is None:
-            read = self._quad_read(frame, self._new_quad, face_by_score=True)
-            if read is None or any(rc._iou(r.quad, read.quad) >= 0.5 for r in ballot):
-                return ballot
+        read, shown = self._face_read(frame, self._new_quad)
+        if read is None or (not shown and any(rc._iou(r.quad, read.quad) >= 0.5 for r in ballot)):
+            return ballot
         return [r for r in ballot if rc._iou(r.quad, read.quad) < 0.5] + [read]
 
     def _quad_read(self, frame: np.ndarray, quad: np.ndarray, face_by_score: bool = False) -> rc.Read | None:
@@ -370,27 +365,31 @@ class PlayDetector:
 
         A face shows by its pale margin; a face card whose picture runs nearly to the edge (paris's court cards)
         may lack one, and then only a read that passes the thresholds shows that a card lies there - or, with
-        ``face_by_score``, a match above ``FACE_SCORE``."""
+        ``face_by_score``, a match above ``rc.FACE_SCORE``."""
+        read, shown = self._face_read(frame, quad)
+        return read if shown or face_by_score else None
+
+    def _face_read(self, frame: np.ndarray, quad: np.ndarray) -> tuple[rc.Read | None, bool]:
+        """``_quad_read`` with ``face_by_score``, and whether the face shows by its rim or a sure read (else only
+        by a match above ``rc.FACE_SCORE``): the card is read once for both uses."""
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
         pale = rc.rim_pale(rc.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
         rec = self.recogniser
         label, score, margin = rec.read_card(rc.rectify_for_reading(frame, quad))
         if label == "back":
-            return None  # a face-down card: left to the reads of the whole picture
+            return None, False  # a face-down card: left to the reads of the whole picture
         if label == "?":
             # the generic reader saw no index on it: a face laid there (its pale margin) is a card the camera cannot
             # name - a joker, which the generic mode never names, or a design unlike any it knows - and is played
             # unsure (returning nothing here, a joker played at a Bid Whist table had gone unseen)
-            return rc.Read(None, label, 0.0, 0.0, quad, whole=1.0) if pale else None
+            return (rc.Read(None, label, 0.0, 0.0, quad, whole=1.0) if pale else None), pale
         joker = label in ("BJ", "LJ")
         ok = rec.threshold.accept(score, margin)
-        if not pale and not ok and not (face_by_score and score > FACE_SCORE):
-            # (a face matched this well, short of the thresholds, is still a face: the felt a card leaves matches
-            # none of the held-out decks' templates above 0.25)
-            return None
+        if not pale and not ok and not score > rc.FACE_SCORE:
+            return None, False
         code = label if ok and not (joker and not rec.templates.jokers_distinct) else None
-        return rc.Read(code, label, score, margin, quad, joker and (ok or score > 0.6), whole=1.0)
+        return rc.Read(code, label, score, margin, quad, joker and (ok or score > 0.6), whole=1.0), pale or ok
 
     def _covered_by_card(self, mask: np.ndarray, quad: np.ndarray) -> float:
         poly = np.zeros(mask.shape, np.uint8)

@@ -2724,9 +2724,6 @@ class Recogniser:
             at = None if roi is None else ((roi[0] + roi[2]) / 2, (roi[1] + roi[3]) / 2)
             card_area = calibration.card_area_px(at)
             exclude = [m - np.array([ox, oy], np.float32) for m in calibration.marker_frame.values()]
-        # the principal point (for cards seen obliquely) is the middle of the whole camera image, also when only a
-        # region of it is searched - but only for a camera's frame on its mat: a region given without one may be a
-        # crop of anything
         # (a camera's frame on its mat, searched in a region: the principal point and the focal length the whole
         # frame gives, in the region's pixels, judge the cards it sees obliquely - a region given without a mat may
         # be a crop of anything)
@@ -2821,13 +2818,20 @@ class Recogniser:
                     continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if (ok or score > 0.5 or (self.glyphs is not None and label != "?") or _seen_card(frame, q)
+            if (ok or score > FACE_SCORE or (self.glyphs is not None and label != "?") or _seen_card(frame, q)
                     or (not any_surface and q.whole >= 0.95 and _card_sized(q.pts, card_area))):
                 # (else it matches no card at all, and no view but the reader's vouches for a card there - but on
                 # the mat a pale outline, whole and of the calibrated card's size, is a face: a joker, which the
                 # generic mode never names, played where no single change outlined it had gone unseen)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return _named_once(reads)
+
+
+# a read scoring above this shows a card face where it falls short of the thresholds: an outline found so is kept as
+# an unsure card (``Recogniser._identify``), and so is the play detector's outline of a change whose rim does not
+# show a face (``vision.play.PlayDetector._outlined``; the felt a card leaves matches none of the held-out decks'
+# templates above 0.25)
+FACE_SCORE = 0.5
 
 
 # the enrolled mode names a card its templates match short of the thresholds when the corner network, both corners

@@ -339,7 +339,7 @@ def test_a_card_at_the_far_seat_of_a_camera_tilted_30_degrees_is_played(tango, t
 
 def test_a_face_outlined_with_its_shadow_is_an_unsure_card_and_felt_is_none(tango, tango_deck):
     """The change's outline of a card laid can take in a sliver of its shadow, so that its rim is not pale: where no
-    view outlined the card, a face still matched well there (above ``FACE_SCORE``) is an unsure card for the
+    view outlined the card, a face still matched well there (above ``recognise.FACE_SCORE``) is an unsure card for the
     director, where it had been no card at all and the play was missed (a paris ace of clubs laid on the pile,
     outlined so and matched at 0.81). An outline a fifth too large, and one on the bare felt, show no face."""
     det = play.PlayDetector(recognise.Recogniser(tango_deck))
@@ -364,7 +364,7 @@ def test_a_face_outlined_with_its_shadow_is_an_unsure_card_and_felt_is_none(tang
     assert det._quad_read(last, grown(1.12)) is None  # (the lone card's shortcut asks a pale rim or a sure read)
     shadowed = det._quad_read(last, grown(1.12), face_by_score=True)
     assert shadowed is not None and shadowed.code is None and shadowed.label == "7H"
-    assert shadowed.confidence > play.FACE_SCORE
+    assert shadowed.confidence > recognise.FACE_SCORE
     assert det._quad_read(last, grown(1.2), face_by_score=True) is None
     assert det._quad_read(last, card + np.array([-250, 0], np.float32), face_by_score=True) is None
     # on a ballot: added where the picture's reads have nothing, never over a card a view outlined and read
