@@ -22,7 +22,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the frame CRC has a final XOR (framing.py); 1 had none
 TAG_LEN = 16
 NONCE_LEN = 16
 KEY_LEN = 32
@@ -129,12 +129,13 @@ class Sealer:
         self.keys = keys
         self.seq = 0
 
-    def seal(self, msg_type: int, payload: bytes, *, seq: int | None = None) -> bytes:
-        """The frame body: header, (encrypted) payload, tag."""
+    def seal(self, msg_type: int, payload: bytes, *, seq: int | None = None, version: int = PROTOCOL_VERSION) -> bytes:
+        """The frame body: header, (encrypted) payload, tag. ``version`` other than this side's is only for the
+        host's probe of a device with old firmware."""
         if seq is None:
             self.seq += 1
             seq = self.seq
-        header = HEADER.pack(PROTOCOL_VERSION, msg_type, seq)
+        header = HEADER.pack(version, msg_type, seq)
         if self.keys.enc is not None and payload:
             payload = _xor(payload, _keystream(self.keys.enc, seq, len(payload)))
         signed = header + payload

@@ -285,6 +285,7 @@ class Dealer:
         loop = asyncio.get_running_loop()
         backoff = self.timeouts.backoff_initial
         last_error = "no attempt"
+        retries_before = self.stats["connect_retries"]
         while True:
             if loop.time() >= deadline:
                 raise LinkError(f"cannot reach the dealing machine on {self.transport.name}: {last_error}")
@@ -293,7 +294,7 @@ class Dealer:
                 self._reader = FrameReader()
                 self._down.clear()
                 self._start_reader()
-                await self._handshake(deadline)
+                await self._handshake(deadline, probe_old=self.stats["connect_retries"] == retries_before)
                 return
             except LinkLost as exc:
                 last_error = str(exc)
@@ -311,7 +312,7 @@ class Dealer:
             await asyncio.sleep(min(backoff, max(0.0, deadline - loop.time())) * random.uniform(0.8, 1.2))
             backoff = min(backoff * 2, self.timeouts.backoff_max)
 
-    async def _handshake(self, deadline: float) -> None:
+    async def _handshake(self, deadline: float, *, probe_old: bool = False) -> None:
         loop = asyncio.get_running_loop()
         reply: HelloReply | None = None
         bad_tags = self.stats["refused_auth"]
@@ -337,6 +338,12 @@ class Dealer:
                 # does not hold: the pairing key is wrong, which no retry mends.
                 raise WrongKeyError(f"the dealing machine on {self.transport.name} answers, but its pairing key is "
                                     "not this host's: give the machine's key (--dealer-key), or pair them again")
+            # Once per connection attempt, not on every retry: an old machine answers the first probe, and each
+            # probe costs a HELLO window.
+            if probe_old and await self._answers_old_protocol():
+                raise ProtocolError(f"the dealing machine on {self.transport.name} runs firmware of protocol version "
+                                    f"1, older than this referee's ({PROTOCOL_VERSION}): flash the firmware that "
+                                    "comes with this version (hardware/README.md, 'Pairing and flashing')")
             raise DealerTimeout(f"no HELLO reply from {self.transport.name}")
         if reply.version != PROTOCOL_VERSION:
             raise ProtocolError(f"device speaks protocol {reply.version}, this driver {PROTOCOL_VERSION}")
@@ -381,6 +388,31 @@ class Dealer:
                 log.exception("dealing machine: reconnect failed unexpectedly; trying again")
                 self._down.set()
                 await asyncio.sleep(self.timeouts.backoff_max)
+
+    async def _answers_old_protocol(self) -> bool:
+        """Whether the silent device speaks protocol version 1 (a frame CRC without a final XOR), which drops this
+        host's frames as line noise: one HELLO framed and numbered as version 1 did, and whether a HELLO_REPLY signed
+        with this host's pairing key comes back in version 1's framing. Only after every HELLO went unanswered, so a
+        current device never sees it."""
+        probe = Sealer(self._hello_keys).seal(MsgType.HELLO, Hello(1, new_nonce()).encode(), seq=0, version=1)
+        self._reader.old_bodies.clear()
+        try:
+            self.transport.write(encode_frame(probe, version=1))
+        except LinkLost:
+            return False
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.timeouts.hello
+        while True:
+            for body in self._reader.old_bodies:
+                try:
+                    msg_type, _seq, _payload = Opener(self._hello_keys, check_replay=False).open(body)
+                except AuthError:
+                    continue
+                if msg_type == MsgType.HELLO_REPLY:  # (not the probe itself, echoed by a loopback)
+                    return True
+            if loop.time() >= until or self._down.is_set():
+                return False
+            await asyncio.sleep(0.01)
 
     def _write(self, body: bytes) -> None:
         try:

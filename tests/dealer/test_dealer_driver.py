@@ -7,13 +7,15 @@ tests/firmware/test_firmware_driver.py runs the tests that take them again on th
 
 import collections
 import os
+import select
 import threading
 import time
 
 import pytest
 
-from dealer_protocol.framing import encode_frame
-from dealer_protocol.security import new_key
+from dealer_protocol.framing import FrameError, decode_frame, encode_frame
+from dealer_protocol.messages import Hello, HelloReply, MessageError, MsgType
+from dealer_protocol.security import AuthError, Opener, Sealer, hello_keys, new_key, new_nonce
 from engine.match import deal_pattern, deck_for
 from firmware_bridge.driver import Timeouts
 from firmware_bridge.errors import (
@@ -30,6 +32,7 @@ from firmware_bridge.errors import (
     MissingCardError,
     PocketCountError,
     PowerLostError,
+    ProtocolError,
     UnreadableCardError,
 )
 from firmware_bridge.simple import SimpleDealer
@@ -453,7 +456,10 @@ def test_a_machine_that_stops_answering_gives_a_timeout_not_a_hang(key, sim, tim
     from firmware_bridge.errors import DealerTimeout
 
     t = Timeouts(ack=0.02, progress=0.05, hello=timeouts.hello, silence=0.5, command=1.5, connect=0.5)
-    with SimpleDealer.open(sim.path, key, timeouts=t) as dealer:
+    # Opened with the usual windows (the emulated firmware can take longer than 0.5 s to answer HELLO when the suite
+    # runs in parallel); the short ones apply to what is under test, the silence and the reconnect after it.
+    with SimpleDealer.open(sim.path, key, timeouts=timeouts) as dealer:
+        dealer.dealer.timeouts = t
         sim.device.stop()  # the firmware hangs; the port stays
         start = time.monotonic()
         with pytest.raises(DealerTimeout, match="did not come back|no reply to PING"):
@@ -483,3 +489,49 @@ def test_a_flood_of_forged_frames_costs_the_host_few_log_lines(sim, dealer, capl
     assert dealer.dealer.stats["refused_auth"] >= 300
     lines = [r for r in caplog.records if r.name == "firmware_bridge.driver"]
     assert 1 <= len(lines) <= 3, [r.getMessage() for r in lines]
+
+
+def _old_firmware(master: int, key: bytes, stop: threading.Event) -> None:
+    """A machine whose firmware speaks protocol version 1: frames checked without the CRC's final XOR, version 1 in
+    every header. As that firmware did, it drops the frames it cannot check as line noise, and answers a version-1
+    HELLO."""
+    hk = hello_keys(key)
+    buf = b""
+    while not stop.is_set():
+        ready, _, _ = select.select([master], [], [], 0.02)
+        if not ready:
+            continue
+        try:
+            buf += os.read(master, 4096)
+        except OSError:
+            return
+        *frames, buf = buf.split(b"\x00")
+        for encoded in frames:
+            try:
+                body = decode_frame(encoded, version=1)
+                _t, _s, payload = Opener(hk, check_replay=False).open(body)
+                hello = Hello.decode(payload)
+            except (FrameError, AuthError, MessageError):
+                continue
+            if hello.version != 1:
+                continue
+            reply = HelloReply(1, 0, 4, 7, hello.host_nonce, new_nonce())
+            sealed = Sealer(hk).seal(MsgType.HELLO_REPLY, reply.encode(), seq=0, version=1)
+            os.write(master, encode_frame(sealed, version=1))
+
+
+@pytest.mark.timeout(30)
+def test_a_machine_with_firmware_of_protocol_1_is_named_not_a_timeout(key, timeouts):
+    master, slave, path = make_pty()
+    stop = threading.Event()
+    device = threading.Thread(target=_old_firmware, args=(master, key, stop), daemon=True)
+    device.start()
+    try:
+        t = Timeouts(hello=min(0.05, timeouts.hello), connect=0.5, backoff_initial=0.01)
+        with pytest.raises(ProtocolError, match=f"dealing machine on {path} runs firmware of protocol version 1"):
+            SimpleDealer.open(path, key, timeouts=t)
+    finally:
+        stop.set()
+        device.join(5)
+        os.close(master)
+        os.close(slave)

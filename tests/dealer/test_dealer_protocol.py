@@ -284,7 +284,8 @@ def test_deal_before_load_and_bad_arguments_are_refused(rig):
 @pytest.mark.timeout(30)
 def test_a_hello_of_another_version_is_refused(rig):
     sim, host = rig
-    body = bytearray(Sealer(hello_keys(host.key)).seal(MsgType.HELLO, Hello(2, new_nonce()).encode(), seq=0))
+    hello = Hello(PROTOCOL_VERSION + 1, new_nonce()).encode()
+    body = bytearray(Sealer(hello_keys(host.key)).seal(MsgType.HELLO, hello, seq=0))
     host.raw_send(bytes(body))
     host.hello_opener = Opener(hello_keys(host.key), check_replay=False)
     notice = host.recv()

@@ -1,4 +1,4 @@
-"""COBS, CRC-16/CCITT-FALSE, SHA-256 and HMAC-SHA256: one set of vectors (hardware/firmware/vectors.json), checked
+"""COBS, CRC-16/GENIBUS, SHA-256 and HMAC-SHA256: one set of vectors (hardware/firmware/vectors.json), checked
 against the Python side of the protocol and against the firmware's own C code (src/wire.c, compiled for the host
 as build/vectors), so a change of either side is caught by the other."""
 
@@ -16,7 +16,7 @@ VECTORS = json.loads((Path(__file__).resolve().parents[2] / "hardware/firmware/v
 
 
 def test_the_python_side_agrees_with_the_vectors():
-    for v in VECTORS["crc16_ccitt_false"]:
+    for v in VECTORS["crc16_genibus"]:
         assert f"{crc16(bytes.fromhex(v['data'])):04x}" == v["crc"]
     for v in VECTORS["cobs"]:
         data, enc = bytes.fromhex(v["data"]), bytes.fromhex(v["encoded"])
@@ -40,7 +40,7 @@ def test_the_firmware_code_agrees_with_the_vectors(firmware_elf):
         return hexdata or "-"
 
     lines, want = [], []
-    for v in VECTORS["crc16_ccitt_false"]:
+    for v in VECTORS["crc16_genibus"]:
         lines.append(f"crc {arg(v['data'])}")
         want.append(v["crc"])
     for v in VECTORS["cobs"]:

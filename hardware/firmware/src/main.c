@@ -22,7 +22,7 @@
 #include "nvlayout.h"
 #include "wire.h"
 
-#define VERSION 1
+#define VERSION 2
 enum { T_HELLO = 0x01, T_HELLO_REPLY = 0x02, T_COMMAND = 0x10, T_ACK, T_BUSY, T_CARD, T_REPLY, T_STATE, T_HEARTBEAT, T_NOTICE };
 enum { OP_PING, OP_STATUS, OP_LOAD, OP_SHUFFLE, OP_DEAL, OP_DEAL_MORE, OP_DEAL_REST, OP_DEAL_FILE, OP_RESUME, OP_ABORT, OP_STOP = 0x0F };
 enum {
@@ -359,7 +359,7 @@ static void send_frame(uint8_t type, uint8_t hello)
     hmac_sha256(hello ? &k_hello : &k_d2h_mac, tx, n, tag);
     memcpy(tx + n, tag, 16);
     n += 16;
-    uint16_t crc = crc16_update(CRC16_INIT, tx, n);
+    uint16_t crc = crc16_frame(tx, n);
     tx[n] = (uint8_t)(crc >> 8), tx[n + 1] = (uint8_t)crc;
     cobs_stream(tx, (uint16_t)(n + 2), host_putc);
     host_putc(0);
@@ -677,7 +677,7 @@ static void link_poll(void)
             frames_bad++;
             continue;
         }
-        uint16_t crc = crc16_update(CRC16_INIT, acc, (uint16_t)(m - 2));
+        uint16_t crc = crc16_frame(acc, (uint16_t)(m - 2));
         if (crc != ((uint16_t)acc[m - 2] << 8 | acc[m - 1])) {
             frames_bad++;
             continue;

@@ -19,6 +19,11 @@ uint16_t crc16_update(uint16_t crc, const uint8_t *data, size_t len)
     return crc;
 }
 
+uint16_t crc16_frame(const uint8_t *data, size_t len)
+{
+    return (uint16_t)(crc16_update(CRC16_INIT, data, len) ^ 0xFFFFu);
+}
+
 int cobs_decode(uint8_t *buf, size_t len)
 {
     size_t in = 0, out = 0;

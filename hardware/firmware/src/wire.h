@@ -5,9 +5,14 @@
 #include <stdint.h>
 #include <stddef.h>
 
-/* CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor ("123456789" -> 0x29B1). */
+/* The CRC register: poly 0x1021, init 0xFFFF, no reflection (CRC-16/CCITT-FALSE when read without a final xor,
+   as the command window's args check is). */
 uint16_t crc16_update(uint16_t crc, const uint8_t *data, size_t len);
 #define CRC16_INIT 0xFFFFu
+/* The frame check, CRC-16/GENIBUS: the same register with a final xor of 0xFFFF ("123456789" -> 0xD64E). Without
+   the xor a frame that lost the COBS code byte standing for a CRC's trailing 0x00 can check as a shorter body
+   (docs/protocol.md, section 1). */
+uint16_t crc16_frame(const uint8_t *data, size_t len);
 
 /* COBS decode in place; returns the decoded length, or -1 if the encoding is damaged. */
 int cobs_decode(uint8_t *buf, size_t len);

@@ -38,7 +38,7 @@ int main(void)
             arg++; /* "-" stands for an empty input */
         size_t n = unhex(arg, a);
         if (!strcmp(op, "crc")) {
-            printf("%04x\n", crc16_update(CRC16_INIT, a, n));
+            printf("%04x\n", crc16_frame(a, n));
         } else if (!strcmp(op, "cobs_enc")) {
             hex(out, cobs_encode(a, n, out));
         } else if (!strcmp(op, "cobs_dec")) {
