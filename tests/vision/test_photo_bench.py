@@ -1,6 +1,8 @@
 """The photograph benchmark reads the development sets' own label formats in place, and any labels.json folder."""
 
 import json
+import os
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -200,6 +202,26 @@ def test_whole_cards_of_the_shared_sets():
     assert sum(sum(p.whole) for p in sets["poker_table"].photos) == 177
     assert all(p.whole is not None and len(p.whole) == len(p.codes) for p in sets["boxes_test"].photos)
     assert 0 < sum(sum(p.whole) for p in sets["boxes_test"].photos) < 143
+
+
+def test_the_cards_judged_partly_covered_are_boxes_the_labels_took_for_whole():
+    """``NOT_WHOLE`` names boxes that exist, each of which the labels' geometry alone counted whole (apart from other
+    cards, inside the frame); without it they would be scored as whole cards."""
+    from tools import photo_bench as pb
+
+    _need("boxes")
+    sets = {s.name: s for s in pb.discover(str(PHOTOS))[0]}
+    for name, covered in pb.NOT_WHOLE.items():
+        by_key = {}
+        for photo in sets[name].photos:
+            stem = os.path.splitext(os.path.basename(photo.path))[0]
+            root = ET.parse(os.path.splitext(photo.path)[0] + ".xml").getroot()
+            size = (float(root.findtext("size/width") or 0), float(root.findtext("size/height") or 0))
+            for i, geometric in enumerate(pb._whole_boxes(photo.boxes, size)):
+                by_key[f"{stem}#{i}"] = (geometric, photo.whole[i])
+        assert set(covered) <= set(by_key), f"{name}: {sorted(set(covered) - set(by_key))}"
+        assert all(by_key[k] == (True, False) for k in covered)
+        assert sum(w for _, w in by_key.values()) == {"boxes_test": 79, "boxes_train": 289}[name]
 
 
 def test_every_alteration_changes_a_photo_alike_each_time_and_the_webcam_shrinks_it():
