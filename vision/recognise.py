@@ -2793,6 +2793,15 @@ class Recogniser:
                 # from the nearer outline: boxes_train 389 -> 393 read)
                 (label, score, margin, ok, n, big), alt = nearer
                 q = Quad(alt, q.whole, face=q.face)
+            if not ok and any_surface:
+                # (the lit part of a card outlined to a shadow's edge: the strips of its paper in the shade added)
+                shade = _extended_into_shade(frame, q.pts)
+                if shade is not None:
+                    ext, strips = shade
+                    a = self._read_outline(_shade_lifted(frame, strips), ext)
+                    if self._sure_again(a[3], a[2], a[4]):
+                        label, score, margin, ok, n, big = a
+                        q = Quad(ext, q.whole, face=q.face)
             if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
                 again = self._reread(frame, q.pts, 1 if big is None else 2, n)
                 if again is not None:
@@ -2825,6 +2834,121 @@ class Recogniser:
                 # generic mode never names, played where no single change outlined it had gone unseen)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return _named_once(reads)
+
+
+# A card half in a shadow: the finder outlines its lit part when the shadow's edge, not the card's, closes the outline
+# (boxes_train IMG_2475's ace of hearts, its top under a case's shadow, outlined from the shadow's edge down, its
+# index outside). ``_extended_into_shade`` looks beyond each side for the same paper in shade - a flat strip of the
+# card's own colour at a share of its level (``SHADE_LEVEL``) - that ends at an edge before ``SHADE_REACH`` of the
+# outline's longer side, and gives the outline with those strips when it then has a card's shape (``SHADE_ASPECT``).
+SHADE_LEVEL = (0.2, 0.85)
+SHADE_CHROMA = 0.07  # the strip's colour (each channel's share of their sum) this near the lit paper's (shade lit
+# by the sky is bluer than the paper in the sun: 0.05 on IMG_2475)
+SHADE_FLAT = 0.08  # the strip's spread along a row, its brighter half's (the 50th to the 90th percentile, over the
+# median: the paper's, whatever ink of an index or a pip in the shade takes of the row) under this
+SHADE_MIXED = 0.3  # a row whose whole spread (10th to 90th percentile) is over this share is paper and table
+SHADE_SIDE = 60  # px: the outline's short side, rectified to look beyond its sides
+SHADE_SKIP = 0.04  # of the short side: half-shade at the shadow's edge before the strip starts
+SHADE_MIN = 0.06  # of the short side: a strip thinner than this is the outline's own slack
+SHADE_REACH = 0.7
+SHADE_ASPECT = (1.3, 1.62)
+
+
+def _extended_into_shade(frame: np.ndarray, quad: np.ndarray
+                         ) -> tuple[np.ndarray, list[tuple[np.ndarray, float]]] | None:
+    """``quad`` extended over the strips of shaded paper beyond its sides (above), with each strip (its outline in
+    the frame, and the factor that brings it to the lit paper's level); None where there are none."""
+    q = _orient(np.asarray(quad, np.float32))
+    w = float(_vlen(q[1] - q[0]) + _vlen(q[2] - q[3])) / 2
+    h = float(_vlen(q[3] - q[0]) + _vlen(q[2] - q[1])) / 2
+    if min(w, h) < 20:
+        return None
+    k = SHADE_SIDE / min(w, h)
+    cw, ch = int(round(w * k)), int(round(h * k))
+    skip, least = int(round(SHADE_SKIP * SHADE_SIDE)), int(round(SHADE_MIN * SHADE_SIDE))
+    pad = int(SHADE_REACH * max(cw, ch))
+    dst = np.float32([[pad, pad], [pad + cw, pad], [pad + cw, pad + ch], [pad, pad + ch]])
+    m = cv2.getPerspectiveTransform(q, dst)
+    canvas = cv2.warpPerspective(frame, m, (cw + 2 * pad, ch + 2 * pad), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    b, g, r = cv2.split(canvas)
+    v = cv2.max(cv2.max(b, g), r).astype(np.float32)
+    total = cv2.add(cv2.add(b.astype(np.float32), g.astype(np.float32)), r.astype(np.float32)) + 1.0
+    chroma = cv2.merge([b.astype(np.float32) / total, g.astype(np.float32) / total, r.astype(np.float32) / total])
+    inner = (slice(pad + ch // 10, pad + ch - ch // 10), slice(pad + cw // 10, pad + cw - cw // 10))
+    vi = v[inner]
+    paper = vi >= np.percentile(vi, 60)
+    level = float(np.percentile(vi[paper], 75))
+    if level < 60:
+        return None
+    tint = chroma[inner][paper].mean(axis=0)
+
+    def strip(rows: np.ndarray, crows: np.ndarray) -> tuple[int, float]:
+        """Rows of shaded paper from the side outward, and their level (``rows``: v, one row per step out;
+        ``crows``: chroma); (0, 0) where there is no such strip ending at an edge within the reach."""
+        low, med, hi = np.percentile(rows, (10, 50, 90), axis=1)
+        tinted = np.abs(np.median(crows, axis=1) - tint).max(axis=1)
+        shaded = ((SHADE_LEVEL[0] * level <= med) & (med <= SHADE_LEVEL[1] * level) & (tinted < SHADE_CHROMA)
+                  & (hi - med < SHADE_FLAT * med))
+        if not shaded.any():
+            return 0, 0.0
+        first = int(np.argmax(shaded))
+        if first > skip:
+            return 0, 0.0
+        rest = ~shaded[first:]
+        if not rest.any():
+            return 0, 0.0  # (no edge before the reach: a pale table in shade, not a card)
+        run = first + int(np.argmax(rest))
+        # (the last rows may cross the card's own edge, rounded or not quite parallel: paper and table)
+        while run > first and hi[run - 1] - low[run - 1] > SHADE_MIXED * med[run - 1]:
+            run -= 1
+        return run, float(np.median(med[first:run])) if run > first else 0.0
+
+    xs = slice(pad + cw * 15 // 100, pad + cw * 85 // 100)
+    ys = slice(pad + ch * 15 // 100, pad + ch * 85 // 100)
+    found = [strip(v[pad - 1 :: -1, xs], chroma[pad - 1 :: -1, xs]),
+             strip(v[ys, pad + cw :].T, chroma[ys, pad + cw :].transpose(1, 0, 2)),
+             strip(v[pad + ch :, xs], chroma[pad + ch :, xs]),
+             strip(v[ys, pad - 1 :: -1].T, chroma[ys, pad - 1 :: -1].transpose(1, 0, 2))]
+    top, right, bottom, left = (d if d >= least else 0 for d, _ in found)
+    if not (top or right or bottom or left):
+        return None
+    nw, nh = cw + right + left, ch + top + bottom
+    if not SHADE_ASPECT[0] <= max(nw, nh) / min(nw, nh) <= SHADE_ASPECT[1]:
+        return None
+    inv = np.linalg.inv(m)
+
+    def back(pts: list[list[float]]) -> np.ndarray:
+        return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), inv).reshape(-1, 2).astype(np.float32)
+
+    x0, y0, x1, y1 = pad - left, pad - top, pad + cw + right, pad + ch + bottom
+    strips = []
+    for d, (_, lv), box in zip((top, right, bottom, left), found, (
+            [[x0, y0], [x1, y0], [x1, pad], [x0, pad]], [[pad + cw, y0], [x1, y0], [x1, y1], [pad + cw, y1]],
+            [[x0, pad + ch], [x1, pad + ch], [x1, y1], [x0, y1]], [[x0, y0], [pad, y0], [pad, y1], [x0, y1]]),
+            strict=True):
+        if d:
+            strips.append((back(box), level / max(lv, 1.0)))
+    return back([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), strips
+
+
+def _shade_lifted(frame: np.ndarray, strips: list[tuple[np.ndarray, float]]) -> np.ndarray:
+    """A copy of ``frame`` with each strip of shaded paper (``_extended_into_shade``) brought to the lit paper's
+    level: the paper there is known flat, so one factor relights it, where a card relit as a whole
+    (``exposure.even_light``) leaves paper under a third of the lit level alone as no paper."""
+    out = frame.copy()
+    for poly, factor in strips:
+        x, y, w, h = cv2.boundingRect(poly.astype(np.float32))
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(frame.shape[1], x + w + 1), min(frame.shape[0], y + h + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, np.int32(np.round(poly - (x0, y0))), 255)
+        part = out[y0:y1, x0:x1]
+        lifted = np.clip(part.astype(np.float32) * factor, 0, 255).astype(np.uint8)
+        part[m > 0] = lifted[m > 0]
+    return out
 
 
 # a read scoring above this shows a card face where it falls short of the thresholds: an outline found so is kept as

@@ -118,3 +118,62 @@ def test_cards_crossed_by_a_sharp_shadow_are_read_relit(desk_photo):
         exposure.UNEVEN_BELOW = before
     assert not relit - truth and not first - truth
     assert sum(first.values()) <= 1 and sum(relit.values()) >= 3
+
+
+def _table_with_card(table_bgr: tuple[int, int, int], texture: float, shade_rows: int, shade: float,
+                     tint: tuple[float, float, float] = (1.1, 1.0, 0.92)) -> tuple[np.ndarray, np.ndarray]:
+    """A 480 x 640 table with a card (``_card_with_ink``, 100 x 140 px, turned 10 degrees) on it, and everything
+    above ``shade_rows`` of the card's top in a shadow (the light there ``shade`` of the rest, bluer as skylit shade
+    is); the card's true outline."""
+    import cv2
+
+    rng = np.random.default_rng(3)
+    frame = np.clip(np.float32(table_bgr) + rng.normal(0, texture, (480, 640, 3)), 0, 255).astype(np.float32)
+    card = cv2.resize(_card_with_ink(), (100, 140))
+    a = np.deg2rad(10)
+    rot = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    corners = np.float32([[-50, -70], [50, -70], [50, 70], [-50, 70]])
+    quad = (corners @ rot.T + np.float32([320, 250])).astype(np.float32)
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]), quad)
+    warped = cv2.warpPerspective(card, m, (640, 480)).astype(np.float32)
+    inside = cv2.warpPerspective(np.full((140, 100), 255, np.uint8), m, (640, 480)) > 128
+    frame[inside] = warped[inside]
+    # the shadow's edge: parallel to the card's top side, shade_rows below it
+    normal = rot @ np.float32([0, 1])
+    yy, xx = np.mgrid[0:480, 0:640].astype(np.float32)
+    depth = (xx - quad[0, 0]) * normal[0] + (yy - quad[0, 1]) * normal[1]
+    dark = depth < shade_rows
+    frame[dark] *= shade * np.float32(tint)
+    return np.clip(frame, 0, 255).astype(np.uint8), quad
+
+
+def test_a_card_outlined_to_a_shadows_edge_is_extended_over_its_shaded_paper():
+    """A lamp's shadow over the top 40 of a card's 140 rows, on a brown table: the finder's outline stops at the
+    shadow's edge; extended, it is the whole card again, and the strip's factor brings its paper to the lit level."""
+    from vision import recognise as rc
+
+    frame, quad = _table_with_card((40, 70, 110), 12, 40, 0.3)
+    normal = quad[3] - quad[0]
+    lit = quad.copy()
+    lit[0] += normal * 40 / 140
+    lit[1] += normal * 40 / 140
+    got = rc._extended_into_shade(frame, lit)
+    assert got is not None
+    ext, strips = got
+    near = min(np.abs(np.roll(ext, k, axis=0) - quad).max() for k in range(4))
+    assert near < 5  # px, of a 100 x 140 card
+    assert len(strips) == 1 and 2.5 < strips[0][1] < 4.0  # (the shade was 0.3 of the light, tinted)
+    lifted = rc._shade_lifted(frame, strips)
+    centre = np.int32(quad[0] + (quad[1] - quad[0]) * 0.5 + normal * 20 / 140)
+    assert int(lifted[centre[1], centre[0], 1]) > 190  # the shaded paper, lifted
+
+
+def test_no_shade_strip_beside_a_card_lit_whole_or_on_a_pale_grey_table_in_shade():
+    """A card outlined whole has no strip to add; nor has a card whose shaded neighbour is a pale grey table, the
+    paper's colour in shade as far as the reach (no card's edge ends it)."""
+    from vision import recognise as rc
+
+    frame, quad = _table_with_card((40, 70, 110), 12, 0, 1.0)
+    assert rc._extended_into_shade(frame, quad) is None
+    frame, quad = _table_with_card((225, 225, 225), 1.5, -1, 0.5, tint=(1.0, 1.0, 1.0))
+    assert rc._extended_into_shade(frame, quad) is None

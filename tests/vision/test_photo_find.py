@@ -535,3 +535,16 @@ def test_a_pair_beside_a_jack_outlined_short_is_split_at_the_rows_size(poker_pho
     codes = [r.code for r in recognise.Recogniser().identify(img) if r.code]
     assert not [c for c in codes if c not in truth]
     assert {"2C", "7D"} <= set(codes)
+
+
+def test_an_ace_half_in_a_shadow_is_read_over_its_shaded_top():
+    """boxes_train IMG_2475: an ace of hearts on a table in sunlight, its top under a DVD case's shadow (the shaded
+    paper at about 0.27 of the lit, and bluer). The outline stops at the shadow's edge, its index in the shade left
+    outside; extended over the shaded paper and that strip relit, the card is read."""
+    from vision.recognise import Recogniser
+
+    img = _photo("boxes", "train", "IMG_2475.JPG")
+    reads = Recogniser().identify(img)
+    assert [r.code for r in reads] == ["AH"]
+    top = min(float(p[1]) for p in reads[0].quad)
+    assert top < 290  # (the shadow's edge crosses the card at about y = 310; the card's top lies at about 265)
