@@ -179,7 +179,8 @@ NOT_WHOLE: dict[str, dict[str, str]] = {
     },
     "boxes_train": {
         "IMG_2450#0": "a cable", "IMG_2471#0": "a lamp's black stand", "IMG_2472#0": "a lamp's black stand",
-        "IMG_2501#0": "a can", "IMG_2503#0": "a knife", "IMG_2512#0": "a furry toy", "IMG_2514#0": "a wire mesh",
+        "IMG_2501#0": "a can", "IMG_2503#0": "a knife", "IMG_2505#0": "a book", "IMG_2512#0": "a furry toy",
+        "IMG_2514#0": "a wire mesh",
         "IMG_2515#0": "an orange toy", "IMG_2516#0": "a glittery bag", "IMG_2518#0": "a picture book",
         "IMG_2519#0": "a blue toy", "IMG_2520#0": "a book", "IMG_2523#0": "a book", "IMG_2527#0": "a sheet of paper",
         "IMG_2529#0": "a piece of cloth", "IMG_2535#0": "a book", "IMG_2536#0": "a book", "IMG_2537#0": "a candle",
