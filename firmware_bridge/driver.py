@@ -285,7 +285,7 @@ class Dealer:
         loop = asyncio.get_running_loop()
         backoff = self.timeouts.backoff_initial
         last_error = "no attempt"
-        retries_before = self.stats["connect_retries"]
+        first = True  # (the probe for old firmware is made on this call's first attempt only)
         while True:
             if loop.time() >= deadline:
                 raise LinkError(f"cannot reach the dealing machine on {self.transport.name}: {last_error}")
@@ -294,7 +294,7 @@ class Dealer:
                 self._reader = FrameReader()
                 self._down.clear()
                 self._start_reader()
-                await self._handshake(deadline, probe_old=self.stats["connect_retries"] == retries_before)
+                await self._handshake(deadline, probe_old=first)
                 return
             except LinkLost as exc:
                 last_error = str(exc)
@@ -311,6 +311,7 @@ class Dealer:
             self.stats["connect_retries"] += 1
             await asyncio.sleep(min(backoff, max(0.0, deadline - loop.time())) * random.uniform(0.8, 1.2))
             backoff = min(backoff * 2, self.timeouts.backoff_max)
+            first = False
 
     async def _handshake(self, deadline: float, *, probe_old: bool = False) -> None:
         loop = asyncio.get_running_loop()
@@ -400,12 +401,14 @@ class Dealer:
             self.transport.write(encode_frame(probe, version=1))
         except LinkLost:
             return False
+        opener = Opener(self._hello_keys, check_replay=False)
         loop = asyncio.get_running_loop()
         until = loop.time() + self.timeouts.hello
         while True:
-            for body in self._reader.old_bodies:
+            old = self._reader.old_bodies
+            while old:  # (each version-1 frame checked once, as it comes)
                 try:
-                    msg_type, _seq, _payload = Opener(self._hello_keys, check_replay=False).open(body)
+                    msg_type, _seq, _payload = opener.open(old.popleft())
                 except AuthError:
                     continue
                 if msg_type == MsgType.HELLO_REPLY:  # (not the probe itself, echoed by a loopback)

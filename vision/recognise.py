@@ -2798,7 +2798,8 @@ class Recogniser:
                 shade = _extended_into_shade(frame, q.pts)
                 if shade is not None:
                     ext, strips = shade
-                    a = self._read_outline(_shade_lifted(frame, strips), ext)
+                    lifted, origin = _shade_lifted(frame, ext, strips)
+                    a = self._read_outline(lifted, ext - origin)
                     if self._sure_again(a[3], a[2], a[4]):
                         label, score, margin, ok, n, big = a
                         q = Quad(ext, q.whole, face=q.face)
@@ -2932,23 +2933,24 @@ def _extended_into_shade(frame: np.ndarray, quad: np.ndarray
     return back([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), strips
 
 
-def _shade_lifted(frame: np.ndarray, strips: list[tuple[np.ndarray, float]]) -> np.ndarray:
-    """A copy of ``frame`` with each strip of shaded paper (``_extended_into_shade``) brought to the lit paper's
-    level: the paper there is known flat, so one factor relights it, where a card relit as a whole
-    (``exposure.even_light``) leaves paper under a third of the lit level alone as no paper."""
-    out = frame.copy()
+def _shade_lifted(frame: np.ndarray, quad: np.ndarray, strips: list[tuple[np.ndarray, float]]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``frame`` under ``quad`` (the extended outline, with a 2 px margin for the reader's interpolation)
+    with each strip of shaded paper (``_extended_into_shade``) brought to the lit paper's level, and that part's
+    top-left corner in the frame. The paper there is known flat, so one factor relights it, where a card relit as a
+    whole (``exposure.even_light``) leaves paper under a third of the lit level alone as no paper. (Only the card's
+    part is copied: a photograph's whole frame is tens of times larger.)"""
+    x, y, w, h = cv2.boundingRect(quad.astype(np.float32))
+    x0, y0 = max(0, x - 2), max(0, y - 2)
+    x1, y1 = min(frame.shape[1], x + w + 2), min(frame.shape[0], y + h + 2)
+    out = frame[y0:y1, x0:x1].copy()
+    origin = np.float32([x0, y0])
     for poly, factor in strips:
-        x, y, w, h = cv2.boundingRect(poly.astype(np.float32))
-        x0, y0 = max(0, x), max(0, y)
-        x1, y1 = min(frame.shape[1], x + w + 1), min(frame.shape[0], y + h + 1)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(m, np.int32(np.round(poly - (x0, y0))), 255)
-        part = out[y0:y1, x0:x1]
-        lifted = np.clip(part.astype(np.float32) * factor, 0, 255).astype(np.uint8)
-        part[m > 0] = lifted[m > 0]
-    return out
+        m = np.zeros(out.shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, np.int32(np.round(poly - origin)), 255)
+        inside = m > 0
+        out[inside] = np.clip(out[inside].astype(np.float32) * factor, 0, 255).astype(np.uint8)
+    return out, origin
 
 
 # a read scoring above this shows a card face where it falls short of the thresholds: an outline found so is kept as

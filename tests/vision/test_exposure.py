@@ -163,8 +163,8 @@ def test_a_card_outlined_to_a_shadows_edge_is_extended_over_its_shaded_paper():
     near = min(np.abs(np.roll(ext, k, axis=0) - quad).max() for k in range(4))
     assert near < 5  # px, of a 100 x 140 card
     assert len(strips) == 1 and 2.5 < strips[0][1] < 4.0  # (the shade was 0.3 of the light, tinted)
-    lifted = rc._shade_lifted(frame, strips)
-    centre = np.int32(quad[0] + (quad[1] - quad[0]) * 0.5 + normal * 20 / 140)
+    lifted, origin = rc._shade_lifted(frame, ext, strips)
+    centre = np.int32(quad[0] + (quad[1] - quad[0]) * 0.5 + normal * 20 / 140 - origin)
     assert int(lifted[centre[1], centre[0], 1]) > 190  # the shaded paper, lifted
 
 
