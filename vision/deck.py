@@ -6,7 +6,8 @@ cast: jokers often differ only in their ink's colour): if any read of a joker is
 acceptance threshold, the deck is marked ``jokers_distinct = False`` and recognition answers "a joker, unsure which".
 It also reads camera views of every card with the learned corner index (``index_test``): a deck whose indices or suit
 signs that network misreads is marked ``index_trusted = False`` and read by its own templates alone; the ranks it
-gives to the deck's cards of another rank (``index_misnames``) are never named on its word alone.
+gives to the deck's cards of another rank (``index_misnames``) are never named on its word alone, and the suits it
+gives to another suit's cards (``index_suit_misnames``) are never left to it.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ class Deck:
         t = self.templates
         meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
                 "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted,
-                "index_misnames": t.index_misnames, "canonical": [rc.CW, rc.CH]}
+                "index_misnames": t.index_misnames, "index_suit_misnames": t.index_suit_misnames,
+                "canonical": [rc.CW, rc.CH]}
         with open(path, "wb") as f:
             extra = {} if t.joker is None else {"joker": t.joker.astype(np.float32)}
             np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
@@ -137,6 +139,9 @@ class Deck:
         tpl.index_trusted = bool(meta.get("index_trusted", True))
         # (and before its test of misnamed ranks: none known; enrolling again measures them)
         tpl.index_misnames = str(meta.get("index_misnames", ""))
+        # (and before its test of suits: none left to the network)
+        suits = meta.get("index_suit_misnames")
+        tpl.index_suit_misnames = None if suits is None else str(suits)
         return cls(meta["name"], meta["codes"], tpl, meta["report"])
 
 
@@ -223,6 +228,7 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 1
 # spades), and its veto then cost tango 24 of 648 right reads in 150 scenes (aisleriot, the drawn tango alike) - with
 # any contradiction past 2 views, its templates read it alone
 INDEX_VETO_SHARE = 0.01
+SUIT_MISNAME_P = 0.5
 
 
 def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> dict:
@@ -234,7 +240,8 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     ``index_misnames``: the ranks the network gave, in any corner of those views, to the deck's cards of another
     rank - the enrolled mode never names a card of those ranks on its word (``Recogniser._read``)."""
     if not os.path.exists(index_net.MODEL_PATH):
-        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_misnames": ""}
+        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_misnames": "",
+                "index_suit_misnames": None}
     rng = np.random.default_rng(seed)
     codes = [c for c in images if len(c) == 2 and c[0] in "A23456789TJQK" and c[1] in SUITS]
     cards, truth = [], []
@@ -253,9 +260,15 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     # ("KJ") and guyenne-classic ("K") list any; with session 24's, guyenne-classic alone ("Q")
     misnames = {cr.rank for c, r in zip(truth, reads, strict=True) for cr in r.corners
                 if cr.is_index and cr.rank != c[0]}
+    # and the suits it gave to the deck's cards of another suit, at even odds or more: where a blurred card's suit
+    # is left to the network (``Recogniser._rank_by_templates``), a four-colour deck's signs it takes for another
+    # suit's must not be
+    suit_misnames = {cr.suit for c, r in zip(truth, reads, strict=True) for cr in r.corners
+                     if cr.suit in SUITS and cr.suit != c[1] and cr.p_suit >= SUIT_MISNAME_P}
     return {"index_trusted": len(vetoed) <= INDEX_VETO_SHARE * len(reads), "index_views": len(reads),
             "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8],
-            "index_misnames": "".join(r for r in RANKS if r in misnames)}
+            "index_misnames": "".join(r for r in RANKS if r in misnames),
+            "index_suit_misnames": "".join(x for x in SUITS if x in suit_misnames)}
 
 
 def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
@@ -283,6 +296,7 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
     report.update(index_test(use))
     tpl.index_trusted = bool(report["index_trusted"])
     tpl.index_misnames = str(report["index_misnames"])
+    tpl.index_suit_misnames = report["index_suit_misnames"]
     return Deck(name, codes, tpl, report)
 
 

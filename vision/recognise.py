@@ -1483,6 +1483,8 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
             continue
         if _face_support(face, q, scale) < NET_FACE:
             continue  # (checked again once snapped; most of the network's weak cores stop here, before the snapping)
+        if NET_TURN:
+            q = _turned_to_edges(pale, q)
         q = snap_to_edges(pale, q)
         if not _card_shaped(q, min_side, centre):
             continue  # (snapped onto something else's edges: a marker's square, a book's corner)
@@ -1498,6 +1500,54 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
         out.append((whole + plain + _size_bonus(q),
                     Quad(q.astype(np.float32), whole, face=support, contrast=contrast, framed=framed)))
     return _frames_give_way(out)
+
+
+# the network's outline comes from its core map's cells (7 px of a 1280 px frame): a small card's core, turned a few
+# degrees, gives a rectangle square to the frame, and snapping turns a side only slightly. The outline is first turned
+# to the edges' own direction round it (``_turned_to_edges``): the strongest direction, modulo a right angle, of the
+# paleness's gradient in a ring of ``TURN_RING`` of the short side either side of the outline's sides, when it is
+# clear (``TURN_PEAK`` of the ring's gradient within a degree of it) and ``TURN_MIN`` to ``TURN_MAX`` degrees off
+NET_TURN = True
+TURN_RING = 0.2
+TURN_PEAK = 0.15
+TURN_MAX = 20.0
+TURN_MIN = 1.0
+
+
+def _turned_to_edges(pale: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``q`` turned about its centre to the direction of the edges round it (above), or ``q`` as it is."""
+    short = min(float(_vlen(q[1] - q[0])), float(_vlen(q[2] - q[1])))
+    ring = TURN_RING * short
+    x0, y0 = np.floor(q.min(axis=0) - ring - 2).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0) + ring + 2).astype(int)
+    h, w = pale.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return q
+    patch = pale[y0:y1, x0:x1].astype(np.float32)
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    local = (q - [x0, y0]).astype(np.float32)
+    band = np.zeros(patch.shape, np.uint8)
+    cv2.polylines(band, [np.round(local).astype(np.int32)], True, 1, thickness=max(3, int(round(2 * ring))))
+    mag = np.hypot(gx, gy)[band > 0]
+    ang = np.degrees(np.arctan2(gy, gx))[band > 0] % 90.0
+    if mag.sum() <= 0:
+        return q
+    hist = np.bincount(np.floor(ang).astype(int) % 90, weights=mag, minlength=90)
+    # (a degree either side: the peak's weight over three bins, round the circle of 90)
+    near = hist + np.roll(hist, 1) + np.roll(hist, -1)
+    peak = int(np.argmax(near))
+    if near[peak] < TURN_PEAK * hist.sum():
+        return q
+    d = q[1] - q[0]
+    own = float(np.degrees(np.arctan2(d[1], d[0])) % 90.0)
+    turn = (peak + 0.5 - own + 45.0) % 90.0 - 45.0
+    if not TURN_MIN <= abs(turn) <= TURN_MAX:
+        return q
+    c = q.mean(axis=0)
+    r = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), -turn, 1.0)
+    return (q @ r[:, :2].T + r[:, 2]).astype(np.float32)
 
 
 # the network's outlines of one card that differ this much (IoU) are alternatives of each other (``_add_net_cards``);
@@ -2326,6 +2376,9 @@ class Templates:
     # the ranks the corner network gave to this deck's cards of another rank at enrollment (a German jack's B read
     # as a K): the enrolled mode never takes the network's word for a card of these ranks (``Recogniser._read``)
     index_misnames: str = ""
+    # the suits it gave to this deck's cards of another suit there (None: not measured, a deck file enrolled before
+    # that test): the enrolled mode never leaves those suits to the network (``Recogniser._rank_by_templates``)
+    index_suit_misnames: str | None = None
 
     @functools.cached_property
     def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
@@ -2409,9 +2462,11 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str] | None = None,
-          rivals: int = 6, nearest: list[str] | None = None) -> tuple[str, float, float]:
+          rivals: int = 6, nearest: list[str] | None = None,
+          by_rival: dict[str, float] | None = None) -> tuple[str, float, float]:
     """(best label, its score, its margin) for a rectified card; ``nearest``, if given, receives the labels of the
-    ``MATCH_NEAREST`` best-matching templates, best first.
+    ``MATCH_NEAREST`` best-matching templates, best first; ``by_rival`` each close rival's discriminant (the margin
+    is the smallest of them).
 
     The margin is a discriminant, not a score difference: for the best template A and each close rival B,
     ``2 (x - (A+B)/2).(A-B) / |A-B|^2`` along the pixels where A and B differ (1 = exactly A, 0 = halfway, < 0 =
@@ -2457,7 +2512,10 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
         if lab in seen:
             continue
         seen.add(lab)
-        margin = min(margin, _discriminant(qv, a, _template_vector(tpl, i, use_face)))
+        d = _discriminant(qv, a, _template_vector(tpl, i, use_face))
+        margin = min(margin, d)
+        if by_rival is not None:
+            by_rival[lab] = d
         if len(seen) > rivals:
             break
     if tpl.joker is not None and key == "joker":
@@ -2547,17 +2605,25 @@ class Recogniser:
             th = self.pip_thresholds.get(g.label[-1], self.threshold) if g.path == "pips" else self.threshold
             return g.label, g.score, g.margin, th.accept(g.score, g.margin) and g.score > 0, None
         nearest: list[str] = []
-        label, score, margin = match(self.templates, card, self.use_face, self.same, nearest=nearest)
+        by_rival: dict[str, float] = {}
+        label, score, margin = match(self.templates, card, self.use_face, self.same, nearest=nearest,
+                                     by_rival=by_rival)
         ok = self.threshold.accept(score, margin)
         vetoed = ok and self.cross_check and self.contradicted(label, card if big is None else big)
         if vetoed:
             ok = False
         agreeable = (not vetoed and score >= AGREE_SCORE and margin >= AGREE_MARGIN and len(label) == 2
                      and label[1] in "SHDC")
-        if not ok and self.cross_check and label != "back" and (agreeable or self.falls_back):
-            # (the card as the generic mode cuts it, and its corners' reading: made once for both uses below)
+        # the templates name the rank past the bar and only a card of another suit comes near: the suit is then
+        # the network's to confirm (``_rank_by_templates``)
+        ranked = not ok and not vetoed and self.cross_check and self._rank_by_templates(label, score, by_rival)
+        if not ok and self.cross_check and label != "back" and (agreeable or self.falls_back or ranked):
+            # (the card as the generic mode cuts it, and its corners' reading: made once for the uses below)
             g_card, g_big = as_generic() if as_generic is not None else (card, big)
             ir = index_net.read_corners(g_card if g_big is None else g_big)
+            if (ranked and _suit_seen(ir, label[1])
+                    and not self.contradicted(label, card if big is None else big)):
+                return label, score, margin, True, None
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
             # the card as cut for the templates, vetoed that match)
@@ -2579,6 +2645,21 @@ class Recogniser:
                         and n.label[0] not in misnames):
                     return n.label, n.score, n.score, True, n
         return label, score, margin, ok, None
+
+    def _rank_by_templates(self, label: str, score: float, by_rival: dict[str, float]) -> bool:
+        """Whether the templates' best match ``label`` clears the enrolled thresholds against every rival of its own
+        suit, and still prefers it to each rival of another suit by ``SUIT_LEFT_MARGIN``: what is left is the
+        suit, which two cues then name (``_read``). Not for a rank the network misnamed at enrollment, nor a suit it
+        gave to another suit's cards there (``vision.deck.index_test``)."""
+        if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
+            return False
+        misnamed = self.templates.index_suit_misnames
+        if label[0] in self.templates.index_misnames or misnamed is None or label[1] in misnamed:
+            return False
+        same = [d for k, d in by_rival.items() if k[-1:] == label[1] and len(k) == 2]
+        other = [d for k, d in by_rival.items() if not (k[-1:] == label[1] and len(k) == 2)]
+        return (self.threshold.accept(score, min(same, default=1.0))
+                and min(other, default=1.0) >= SUIT_LEFT_MARGIN)
 
     def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
         """Whether a second reading of a card (from another outline) names it: past the first reading's thresholds
@@ -2970,6 +3051,15 @@ AGREE_SCORE = 0.75
 AGREE_MARGIN = 0.1
 AGREE_P = 0.75
 AGREE_SHARE = 0.95
+# the enrolled mode names a card whose templates clear the thresholds against every card of its suit and leave only
+# another suit near (blurred clubs and spades, hearts and diamonds: the suit's few pixels blurred away) when the
+# corner network's two corners both name that suit (``Recogniser._rank_by_templates``, ``_suit_seen``): the
+# templates still prefer it to each other suit's card by this discriminant, and each corner names the suit at this
+# probability. Measured on the unsure reads of 60 scenes of each of the 27 tuning and training designs (179 of a
+# suited card): 13 named, all right; at score 0.75, margin 0.1 against the suit's cards, any discriminant against the
+# others' and 0.6 per corner, 29, all right
+SUIT_LEFT_MARGIN = 0.1
+SUIT_SEEN_P = 0.9
 # other outlines of a card whose index the learned reader saw but could not name: (width, height, shift right,
 # shift down) as shares of the outline, in the order they are tried. Each one costs a pass of the network per
 # corner cut again; on the development photos these six read 6 % more of the found cards, two more shifts
@@ -3035,6 +3125,13 @@ def _named_once(reads: list[Read]) -> list[Read]:
         else:
             kept.append(i)
     return [r for i, r in enumerate(reads) if i not in drop] if drop else reads
+
+
+def _suit_seen(ir: index_net.IndexRead, suit: str) -> bool:
+    """Whether both corners of the network's reading ``ir`` show an index of ``suit``, each at ``SUIT_SEEN_P``, and
+    together at ``AGREE_SHARE`` (their ranks may be unsure: a blurred 3 is a 2 to it)."""
+    return (all(c.suit == suit and c.p_suit >= SUIT_SEEN_P for c in ir.corners)
+            and ir.suit == suit and ir.suit_share >= AGREE_SHARE)
 
 
 def index_vetoes(label: str, ir: index_net.IndexRead) -> bool:
