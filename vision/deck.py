@@ -228,7 +228,7 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 1
 # spades), and its veto then cost tango 24 of 648 right reads in 150 scenes (aisleriot, the drawn tango alike) - with
 # any contradiction past 2 views, its templates read it alone
 INDEX_VETO_SHARE = 0.01
-SUIT_MISNAME_P = 0.5
+SUIT_MISNAME_P = 0.5  # (even odds: a corner's suit sign taken for another suit's, not a blurred guess)
 
 
 def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> dict:
@@ -238,7 +238,10 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     views (suit signs or indices of another pattern) is read by its templates alone: the veto would only make right
     reads unsure there, and the network's reading, offered where the templates are unsure, could only be wrong.
     ``index_misnames``: the ranks the network gave, in any corner of those views, to the deck's cards of another
-    rank - the enrolled mode never names a card of those ranks on its word (``Recogniser._read``)."""
+    rank - the enrolled mode never names a card of those ranks on its word (``Recogniser._read``).
+    ``index_suit_misnames``: the suits it gave, at ``SUIT_MISNAME_P`` or more, to the deck's cards of another suit -
+    never left to it where the templates name a blurred card's rank (``Recogniser._rank_by_templates``); None when
+    the network is not there to measure them."""
     if not os.path.exists(index_net.MODEL_PATH):
         return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_misnames": "",
                 "index_suit_misnames": None}
@@ -260,9 +263,7 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     # ("KJ") and guyenne-classic ("K") list any; with session 24's, guyenne-classic alone ("Q")
     misnames = {cr.rank for c, r in zip(truth, reads, strict=True) for cr in r.corners
                 if cr.is_index and cr.rank != c[0]}
-    # and the suits it gave to the deck's cards of another suit, at even odds or more: where a blurred card's suit
-    # is left to the network (``Recogniser._rank_by_templates``), a four-colour deck's signs it takes for another
-    # suit's must not be
+    # (a four-colour deck's signs it takes for another suit's: atlasnye_skat's green spades and yellow diamonds)
     suit_misnames = {cr.suit for c, r in zip(truth, reads, strict=True) for cr in r.corners
                      if cr.suit in SUITS and cr.suit != c[1] and cr.p_suit >= SUIT_MISNAME_P}
     return {"index_trusted": len(vetoed) <= INDEX_VETO_SHARE * len(reads), "index_views": len(reads),

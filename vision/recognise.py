@@ -2621,9 +2621,12 @@ class Recogniser:
             # (the card as the generic mode cuts it, and its corners' reading: made once for the uses below)
             g_card, g_big = as_generic() if as_generic is not None else (card, big)
             ir = index_net.read_corners(g_card if g_big is None else g_big)
-            if (ranked and _suit_seen(ir, label[1])
-                    and not self.contradicted(label, card if big is None else big)):
-                return label, score, margin, True, None
+            if ranked and _suit_seen(ir, label[1]):
+                # (the veto reads the card as cut for the templates, as ``contradicted`` does; without a generic cut
+                # of its own that is the cut just read)
+                as_cut = ir if as_generic is None else index_net.read_corners(card if big is None else big)
+                if not index_vetoes(label, as_cut):
+                    return label, score, margin, True, None
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
             # the card as cut for the templates, vetoed that match)
@@ -2651,15 +2654,15 @@ class Recogniser:
         suit, and still prefers it to each rival of another suit by ``SUIT_LEFT_MARGIN``: what is left is the
         suit, which two cues then name (``_read``). Not for a rank the network misnamed at enrollment, nor a suit it
         gave to another suit's cards there (``vision.deck.index_test``)."""
-        if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
+        if not _standard_card(label):
             return False
         misnamed = self.templates.index_suit_misnames
         if label[0] in self.templates.index_misnames or misnamed is None or label[1] in misnamed:
             return False
-        same = [d for k, d in by_rival.items() if k[-1:] == label[1] and len(k) == 2]
-        other = [d for k, d in by_rival.items() if not (k[-1:] == label[1] and len(k) == 2)]
-        return (self.threshold.accept(score, min(same, default=1.0))
-                and min(other, default=1.0) >= SUIT_LEFT_MARGIN)
+        same, other = [1.0], [1.0]
+        for k, d in by_rival.items():
+            (same if _standard_card(k) and k[1] == label[1] else other).append(d)
+        return self.threshold.accept(score, min(same)) and min(other) >= SUIT_LEFT_MARGIN
 
     def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
         """Whether a second reading of a card (from another outline) names it: past the first reading's thresholds
@@ -2785,7 +2788,7 @@ class Recogniser:
         the club. Where the two cues disagree this surely the card is unsure: the price, the network's own sure suit
         errors, was 5 of 1,183 right reads on the tuning decks and 4 of 674 on the drawn held-out ones (60 scenes
         each)."""
-        if len(label) != 2 or label[0] not in "A23456789TJQK" or label[1] not in "SHDC":
+        if not _standard_card(label):
             return False
         return index_vetoes(label, index_net.read_corners(card))
 
@@ -3127,9 +3130,14 @@ def _named_once(reads: list[Read]) -> list[Read]:
     return [r for i, r in enumerate(reads) if i not in drop] if drop else reads
 
 
+def _standard_card(label: str) -> bool:
+    """Whether ``label`` is a standard card's code (a rank and a suit: no joker, back or unread '?')."""
+    return len(label) == 2 and label[0] in "A23456789TJQK" and label[1] in "SHDC"
+
+
 def _suit_seen(ir: index_net.IndexRead, suit: str) -> bool:
-    """Whether both corners of the network's reading ``ir`` show an index of ``suit``, each at ``SUIT_SEEN_P``, and
-    together at ``AGREE_SHARE`` (their ranks may be unsure: a blurred 3 is a 2 to it)."""
+    """Whether both corners of the network's reading ``ir`` name ``suit``, each at ``SUIT_SEEN_P``, and the joint
+    reading does too, at a share of ``AGREE_SHARE`` (their ranks may be unsure: a blurred 3 is a 2 to it)."""
     return (all(c.suit == suit and c.p_suit >= SUIT_SEEN_P for c in ir.corners)
             and ir.suit == suit and ir.suit_share >= AGREE_SHARE)
 
