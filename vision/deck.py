@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import index_net
+from vision import exposure, index_net
 from vision import recognise as rc
 
 RANKS = "AKQJT98765432"
@@ -305,6 +305,9 @@ def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
     """The one card of an enrollment image, rectified to the canonical size: a card image that is the card alone
     (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
     No card, or more than one, is an EnrollError naming ``where``."""
+    # (a photo under a coloured light has its cast taken out, as every photograph read is: the enrolled card looks
+    # as the cards read against it will - ``vision.exposure``)
+    img = exposure.adjusted(img, 1.0, exposure.cast(img))
     pts = card_outline_in_photo(img, where)
     if cv2.contourArea(pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
         return rc.canonical_card(img)

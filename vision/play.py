@@ -98,6 +98,7 @@ class PlayDetector:
     # the camera's exposure, as ``vision.exposure`` measures it on the first picture of the table and again whenever
     # the table is still and unchanged: every frame is brightened by it before anything is compared or read
     _gain: float | None = None
+    _cast: tuple[float, float, float] = exposure.NO_CAST  # (and the light's colour cast taken out, measured with it)
 
     def feed(self, frame: np.ndarray | None) -> list[Event]:
         """One frame in (None when the camera gave nothing), the events it completes out."""
@@ -118,8 +119,8 @@ class PlayDetector:
             self._lost = False
             events.append(Event("camera_back", self.frame_no))
         if self._gain is None:
-            self._gain = exposure.gain(frame)
-        raw, raw_small, gain = frame, small, self._gain
+            self._gain, self._cast = exposure.gain(frame), exposure.cast(frame)
+        raw, raw_small, gain, colour = frame, small, self._gain, self._cast
         # a dim room: the recogniser's tests, and the change thresholds below, were set on card white near full scale
         # (the held-out decks' play videos at 0.45 of their levels: 41 of 48 plays read, 7 unsure). The small copy is
         # brightened every frame; the whole frame (2 ms) once, and only where it is looked at
@@ -128,7 +129,7 @@ class PlayDetector:
 
         def full() -> np.ndarray:
             if not lit:
-                lit.append(exposure.brighten(raw, gain))
+                lit.append(exposure.adjusted(raw, gain, colour))
             return lit[0]
 
         if self.frame_no % 15 == 0:
@@ -189,16 +190,16 @@ class PlayDetector:
 
     def _measure_light(self, raw: np.ndarray, raw_small: np.ndarray) -> None:
         """Measure the exposure again on a still, unchanged table (``raw``: the camera's frame, ``raw_small``: its
-        small grey copy, neither brightened): where the light changed by a tenth or more (a lamp switched on), the
-        new gain replaces the old, and the table as it is now becomes the picture later frames are compared with, so
-        that the change of light is not taken for a card."""
+        small grey copy, neither brightened): where the light changed by a tenth or more (a lamp switched on), or its
+        colour cast by a tenth (a warm lamp), the new gain and cast replace the old, and the table as it is now
+        becomes the picture later frames are compared with, so that the change of light is not taken for a card."""
         assert self._gain is not None
-        g = exposure.gain(raw)
-        if abs(g - self._gain) < 0.1 * self._gain:
+        g, c = exposure.gain(raw), exposure.cast(raw)
+        if abs(g - self._gain) < 0.1 * self._gain and max(abs(a - b) for a, b in zip(c, self._cast, strict=True)) < 0.1:
             return
-        self._gain = g
+        self._gain, self._cast = g, c
         self._background = self._prev = exposure.brighten(raw_small, g)
-        self._still_full = exposure.brighten(raw, g)
+        self._still_full = exposure.adjusted(raw, g, c)
 
     def wanted_seats(self) -> int | None:
         """The game's seat count, if known."""

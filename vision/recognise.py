@@ -2836,10 +2836,13 @@ class Recogniser:
             # a photograph taken in a dim room is brightened first, as a camera's auto exposure would: the finder's
             # absolute tests were set on card white near full scale (``vision.exposure``). A table watched over its
             # mat is not: the play detector's frames are measured against their own empty table
+            # (and one under a coloured light has its cast taken out, as a camera's white balance would; measured
+            # first, as the brightening is measured on the brightest channel, which the cast leaves as it is)
+            colour = exposure.cast(small)
             g = exposure.gain(small)
-            if g != 1.0:
-                brighter = exposure.brighten(small, g)
-                frame = brighter if small is frame else exposure.brighten(frame, g)
+            if g != 1.0 or colour != exposure.NO_CAST:
+                brighter = exposure.adjusted(small, g, colour)
+                frame = brighter if small is frame else exposure.adjusted(frame, g, colour)
                 small = brighter
         # the principal point (for cards seen obliquely) is the middle of a whole camera image, not of a region
         whole_image = roi is None

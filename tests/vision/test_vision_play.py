@@ -225,6 +225,20 @@ def test_a_trick_played_in_a_dim_room_is_read_as_in_a_bright_one(tango, tango_de
     assert [e.kind for e in got if e.kind in ("unsure_card", "camera_moved", "mat_missing")] == []
 
 
+def test_a_trick_played_under_a_warm_lamp_is_read_as_under_a_white_one(tango, tango_deck):
+    """The same trick as ``played`` under a warm lamp (blue at 0.6 of its level, green 0.82): the detector measures
+    the cast on its first picture, takes it out of every frame it reads (``vision.exposure.cast``), and reads the
+    plays it reads under white light."""
+    def warm(frame):
+        return np.clip(frame * np.array([0.6, 0.82, 1.0], np.float32), 0, 255).astype(np.uint8)
+
+    truth, got, det = _play_trick(tango, tango_deck, warm)
+    assert det._cast[0] > 1.5 and det._cast[2] == pytest.approx(1.0)
+    plays = [(e.seat, e.code) for e in got if e.kind == "card_played"]
+    assert plays == [(e.seat, e.code) for e in truth if e.kind == "play"]
+    assert [e.kind for e in got if e.kind in ("unsure_card", "camera_moved", "mat_missing")] == []
+
+
 @pytest.mark.parametrize("switch", [60, 120])
 def test_a_lamp_switched_on_in_the_middle_of_a_trick_shows_no_card_twice_and_none_new(tango, tango_deck, switch):
     """The room's light doubles while cards lie on the table (frame 60: as the second card is played; 120: between
