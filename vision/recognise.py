@@ -1237,9 +1237,11 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     cands = _drop_parts_of_cards(cands, frame if any_surface else None, mask if any_surface else None, maps)
     if any_surface:
         cands = _edged_outline_first(frame, cands)
-    out = _best_apart(cands)
+    out = _best_apart(cands, inner_alts=any_surface)
     if any_surface and out:
-        out = [(k, Quad(snap_to_edges(paleness, q.pts), q.whole)) for k, q in out]
+        out = [(k, Quad(snap_to_edges(paleness, q.pts), q.whole,
+                        tuple(snap_to_edges(paleness, a).astype(np.float32) for a in q.alt)))
+               for k, q in out]
         if unions:
             # (the sensitive edges: a card's side across another is white on white, shown by a faint line)
             out = _best_apart(_split_unions(out, unions, edge_maps[0] if edge_maps else edges, paleness, frame, shapes,
@@ -1444,7 +1446,7 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
         if (_card_shaped(q, min_side, centre) and _face_support(face, q, scale) >= NET_FACE
                 and _iou(out[i][1].pts, q) < 0.9):
             alts[i] = q.astype(np.float32)
-    return [(k, Quad(o.pts, o.whole, (alts[i],)) if i in alts else o) for i, (k, o) in enumerate(out)]
+    return [(k, Quad(o.pts, o.whole, o.alt + (alts[i],)) if i in alts else o) for i, (k, o) in enumerate(out)]
 
 
 def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tuple[float, float] | None,
@@ -1640,19 +1642,42 @@ def _along_border(quad: np.ndarray, w: int, h: int, sides: int = 1, tol: float =
     return sum(bool((n & n[_NEXT]).any()) for n in near) >= sides
 
 
-def _best_apart(cands: list[tuple[float, Quad]]) -> list[tuple[float, Quad]]:
-    """The best-scored outlines, each overlapping none better than it by more than half (IoU)."""
+# an outline that gives way to a better-scored one it lies inside (``_best_apart``), whole and clearly smaller, is that
+# one's alternative, read when it reads nothing: the top card of a trick's pile, its sides white on white against the
+# cards below, lost to the outline of the pile's pale blob, which scored as high and read nothing (a six of
+# diamonds on a pile of near its own outline, scene 500017, not found in 13 of the 27 tuning designs)
+INNER_ALT_IOU = (0.5, 0.9)
+INNER_ALT_INSIDE = 0.9  # of the inner outline's area inside the better one
+INNER_ALTS = 2
+
+
+def _best_apart(cands: list[tuple[float, Quad]], inner_alts: bool = False) -> list[tuple[float, Quad]]:
+    """The best-scored outlines, each overlapping none better than it by more than half (IoU). With ``inner_alts``,
+    an outline given way that is whole and lies inside the better one (``INNER_ALT_*``) is kept as its alternative."""
     out: list[tuple[float, Quad]] = []
     boxes: list[tuple[float, float, float, float]] = []
+    alts: dict[int, list[np.ndarray]] = {}
     for k, q in sorted(cands, key=lambda t: -t[0]):
         x0, y0 = q.pts.min(axis=0).tolist()
         x1, y1 = q.pts.max(axis=0).tolist()
         # (outlines whose boxes are apart do not overlap: their IoU, 0, is not computed)
-        if all(bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0 or _iou(q.pts, o.pts) < 0.5
-               for (_, o), (bx0, by0, bx1, by1) in zip(out, boxes, strict=True)):
+        over = [(i, _iou(q.pts, o.pts)) for i, ((_, o), (bx0, by0, bx1, by1)) in enumerate(zip(out, boxes, strict=True))
+                if not (bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0)]
+        if all(v < 0.5 for _, v in over):
             out.append((k, q))
             boxes.append((x0, y0, x1, y1))
-    return out
+            continue
+        if not inner_alts or q.whole < 0.9:
+            continue
+        i, v = max(over, key=lambda t: t[1])
+        w = out[i][1]
+        mine = alts.setdefault(i, [])
+        if (INNER_ALT_IOU[0] <= v < INNER_ALT_IOU[1] and len(mine) < INNER_ALTS
+                and cv2.intersectConvexConvex(q.pts, w.pts)[0] >= INNER_ALT_INSIDE * cv2.contourArea(q.pts)
+                and cv2.contourArea(q.pts) < cv2.contourArea(w.pts)
+                and all(_iou(m, q.pts) < INNER_ALT_IOU[1] for m in mine)):
+            mine.append(q.pts)
+    return [(k, replace(q, alt=q.alt + tuple(alts[i])) if alts.get(i) else q) for i, (k, q) in enumerate(out)]
 
 
 # a size reference's long side to its short, at least: a poker card (1.4) seen up to about 25 degrees off, a bridge card
