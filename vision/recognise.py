@@ -1660,14 +1660,17 @@ def _best_apart(cands: list[tuple[float, Quad]], inner_alts: bool = False) -> li
     for k, q in sorted(cands, key=lambda t: -t[0]):
         x0, y0 = q.pts.min(axis=0).tolist()
         x1, y1 = q.pts.max(axis=0).tolist()
-        # (outlines whose boxes are apart do not overlap: their IoU, 0, is not computed)
-        over = [(i, _iou(q.pts, o.pts)) for i, ((_, o), (bx0, by0, bx1, by1)) in enumerate(zip(out, boxes, strict=True))
-                if not (bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0)]
-        if all(v < 0.5 for _, v in over):
+        # (outlines whose boxes are apart do not overlap: their IoU, 0, is not computed; without ``inner_alts`` the
+        # first better outline overlapping by half decides, and the rest are not measured)
+        near = (i for i, (bx0, by0, bx1, by1) in enumerate(boxes) if not (bx1 < x0 or x1 < bx0 or by1 < y0 or y1 < by0))
+        keep = inner_alts and q.whole >= 0.9
+        over = [(i, _iou(q.pts, out[i][1].pts)) for i in near] if keep else []
+        if (all(v < 0.5 for _, v in over) if keep
+                else all(_iou(q.pts, out[i][1].pts) < 0.5 for i in near)):
             out.append((k, q))
             boxes.append((x0, y0, x1, y1))
             continue
-        if not inner_alts or q.whole < 0.9:
+        if not keep:
             continue
         i, v = max(over, key=lambda t: t[1])
         w = out[i][1]
@@ -3112,21 +3115,19 @@ AGREE_SCORE = 0.75
 AGREE_MARGIN = 0.1
 AGREE_P = 0.75
 AGREE_SHARE = 0.95
-# the enrolled mode names a card whose templates clear the thresholds against every card of its suit and leave only
-# another suit near (blurred clubs and spades, hearts and diamonds: the suit's few pixels blurred away) when the
+# the enrolled mode names a card whose templates clear the enrolled margin against every card of its suit and leave
+# only another suit near (blurred clubs and spades, hearts and diamonds: the suit's few pixels blurred away) when the
 # corner network's two corners both name that suit (``Recogniser._rank_by_templates``, ``_suit_seen``): the
-# templates still prefer it to each other suit's card by this discriminant, and each corner names the suit at this
-# probability. Measured on the unsure reads of 60 scenes of each of the 27 tuning and training designs (179 of a
-# suited card): 13 named, all right; at score 0.75, margin 0.1 against the suit's cards, any discriminant against the
-# others' and 0.6 per corner, 29, all right
+# templates score at least ``SUIT_LEFT_SCORE`` and still prefer the card to each other suit's by ``SUIT_LEFT_MARGIN``
+# (a discriminant), and each corner names the suit at ``SUIT_SEEN_P``. The score's bar is the path's own: a blur that
+# takes away the suit's pixels lowers the match with every template, while the margin against the suit's other cards
+# stays (a small blurred jack of spades, scene 500015, unsure in 15 designs: score 0.69-0.80, margin 0.3-0.8, its
+# corners naming the spade but no rank, so that their joint reading names no suit). Measured on the unsure reads of
+# 60 scenes of each of the 27 tuning and training designs (179 of a suited card): session 31's bars (score 0.85,
+# corners 0.9 and a joint share of 0.95) named 13, these 38, all right; the first wrong comes at a score of 0.55 and
+# a margin of 0.17 against the suit's cards (a blurred KD matched as the JD)
 SUIT_LEFT_MARGIN = 0.1
 SUIT_SEEN_P = 0.6
-# (session 32) the templates' score for that path: a blur that takes away the suit's pixels lowers the match with
-# every template, while the margin against the suit's other cards stays (a small blurred jack of spades, scene
-# 500015, unsure in 15 designs: score 0.69-0.80, margin 0.3-0.8, its corners naming the spade but no rank). On the
-# same 179 unsure reads: 13 named at score 0.85, corners 0.9 and a joint share of 0.95; 38 at 0.68 and 0.6 with no
-# share (the joint reading names no suit where no corner names a rank), all right; the first wrong at score 0.55,
-# margin 0.17 (a blurred KD matched as the JD)
 SUIT_LEFT_SCORE = 0.68
 # other outlines of a card whose index the learned reader saw but could not name: (width, height, shift right,
 # shift down) as shares of the outline, in the order they are tried. Each one costs a pass of the network per
