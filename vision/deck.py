@@ -433,7 +433,8 @@ def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], No
             count = 1
         last_quad = q
         if count >= still:
-            images[codes[k]] = rc.rectify(frame, q)
+            # (the light's cast taken out, as the play detector takes it out of the frames it reads against these)
+            images[codes[k]] = rc.rectify(exposure.adjusted(frame, 1.0, exposure.cast(frame)), q)
             progress(f"took {codes[k]} ({k + 1}/{len(codes)}); take it away")
             k += 1
             count, last_quad, need_empty = 0, None, True
