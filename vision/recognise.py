@@ -509,13 +509,27 @@ def _same_outline(a: np.ndarray, b: np.ndarray) -> bool:
     return 0.8 < aa / max(cv2.contourArea(b), 1.0) < 1.25 and _vlen(a.mean(axis=0) - b.mean(axis=0)) < 0.1 * np.sqrt(aa)
 
 
+# a pile's top card has the table's card size within this share of its area (``find_cards``)
+PILE_SIZE_TOLERANCE = 0.3
+# where a pile's best rectangle is smaller than a card, the best of a card's size round it is looked for
+# (``pile_top``'s ``around``): a court's picture frame, card-shaped and edged all round, can outscore its card's
+# own outline (drawn scene 500014, a king of diamonds across a fan of two cards, not found in nine tuning designs)
+PILE_TOP_AROUND = True
+PILE_AROUND_TOLERANCE = 0.2
+PILE_AROUND_SCORE = 0.9
+
+
 def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float,
-             known: list[np.ndarray] | None = None) -> list[np.ndarray]:
+             known: list[np.ndarray] | None = None,
+             around: tuple[np.ndarray, float] | None = None) -> list[np.ndarray]:
     """The top card of a pile: the card-shaped rectangle of straight edges whose four sides are all unbroken
     (a covered card always has a side cut by the card above it); none when no rectangle's sides are. Where that
     rectangle is a card already found whole (one of ``known``), the next best lying apart from it and from them
     comes too: a pale blob that joined a lone card to a pile had its top found in the lone card alone, and the
-    pile's top card was lost (drawn scene 500034, across designs)."""
+    pile's top card was lost (drawn scene 500034, across designs).
+
+    ``around`` (a rectangle of the frame, the table's card area): instead, the best rectangle of the card's size
+    (within ``PILE_SIZE_TOLERANCE``) that holds that one's centre and is larger than it."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 6
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
@@ -558,13 +572,19 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
             continue
         quads.append(np.array(corners, np.float32))
     scores = np.zeros(0)
+    if quads and around is not None:
+        inner, card_area = around
+        mid = tuple(map(float, _centre(inner) - [x0, y0]))
+        least = cv2.contourArea(inner)
+        quads = [q for q in quads if abs(cv2.contourArea(q) / card_area - 1) < PILE_AROUND_TOLERANCE
+                 and cv2.contourArea(q) > least and cv2.pointPolygonTest(q, mid, False) > 0]
     if quads:
         # every candidate's side support at once; the first best, as the loop over them kept
         scores = _side_supports(e_dil, np.stack(quads))
         k = int(scores.argmax())
         if scores[k] > best_score:
             best, best_score = quads[k], float(scores[k])
-    if best is None or best_score < 0.85:
+    if best is None or best_score < (0.85 if around is None else PILE_AROUND_SCORE):
         return []
     off = np.array([x0, y0], np.float32)
     out = [_orient(best + off)]
@@ -1218,11 +1238,14 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
                and 0.8 * area < cv2.contourArea(q.pts) < PILE_EXPLAINED * area for q in whole):
             continue
-        for quad in pile_top(raw_edges, edges, c, min_side, known):
+        tops = pile_top(raw_edges, edges, c, min_side, known)
+        if PILE_TOP_AROUND and tops and cv2.contourArea(tops[0]) < (1 - PILE_SIZE_TOLERANCE) * card_area:
+            tops = pile_top(raw_edges, edges, c, min_side, known, around=(tops[0], card_area)) + tops[1:]
+        for quad in tops:
             if rim_pale(mask, quad) < 0.6:
                 continue
-            assert card_area is not None
-            if abs(cv2.contourArea(quad) / card_area - 1) < 0.3:  # a card of this table's size, not any rectangle
+            # (a card of this table's size, not any rectangle)
+            if abs(cv2.contourArea(quad) / card_area - 1) < PILE_SIZE_TOLERANCE:
                 cands.append((1.5, Quad(quad, 0.95)))
     if exclude:
         cands = [(k, q) for k, q in cands
