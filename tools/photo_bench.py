@@ -609,6 +609,48 @@ def speed(rec: object, frames: list[np.ndarray], rounds: int = 2) -> dict:
             "ratio_to_reference": round(med / peer, 1)}
 
 
+# the boxes sets' own deck (a euchre deck, nine to ace), photographed one card at a time by a webcam over dark wood
+# among boxes_train's photos: the card each shows, its suit read by eye (the labels give the rank only). With
+# ``--deck boxes`` the bench enrolls it from these photos, as a user would from one photo per card, and reads with it
+# (boxes_test is then read with a deck enrolled from photos it does not hold)
+BOXES_DECK = {
+    "cam_image11.jpg": "9D", "cam_image12.jpg": "KD", "cam_image13.jpg": "JD", "cam_image14.jpg": "JS",
+    "cam_image15.jpg": "AC", "cam_image16.jpg": "AD", "cam_image17.jpg": "AH", "cam_image18.jpg": "AS",
+    "cam_image19.jpg": "JH", "cam_image20.jpg": "QC", "cam_image21.jpg": "QS", "cam_image22.jpg": "QH",
+    "cam_image23.jpg": "QD", "cam_image24.jpg": "KC", "cam_image25.jpg": "KH", "cam_image26.jpg": "KS",
+    "cam_image27.jpg": "JC", "cam_image28.jpg": "TC", "cam_image29.jpg": "TD", "cam_image30.jpg": "TH",
+    "cam_image31.jpg": "TS", "cam_image32.jpg": "9H", "cam_image33.jpg": "9C", "cam_image34.jpg": "9S",
+}
+
+
+def boxes_deck_folder(root: str, out: str) -> str:
+    """A deck folder ``out`` of links to the boxes deck's photos under ``root`` (``../shared/photos``), each named
+    by its card's code (``BOXES_DECK``), for ``vision.deck.enroll_dir``; a BenchError when they are not there."""
+    folder = os.path.join(root, "boxes", "train")
+    missing = [n for n in BOXES_DECK if not os.path.exists(os.path.join(folder, n))]
+    if missing:
+        raise BenchError(f"the boxes deck's photos are not in {folder} (missing {', '.join(missing[:3])})")
+    os.makedirs(out, exist_ok=True)
+    for name, code in BOXES_DECK.items():
+        link = os.path.join(out, code + os.path.splitext(name)[1])
+        if not os.path.exists(link):
+            os.symlink(os.path.abspath(os.path.join(folder, name)), link)
+    return out
+
+
+def load_deck(root: str, deck_path: str) -> object:
+    """The enrolled deck ``deck_path`` (a deck file), or with ``boxes`` the boxes deck enrolled from its photos
+    under ``root`` (``BOXES_DECK``)."""
+    import tempfile
+
+    from vision import deck as decklib
+
+    if deck_path != "boxes":
+        return decklib.Deck.load(deck_path)
+    with tempfile.TemporaryDirectory() as tmp:
+        return decklib.enroll_dir(boxes_deck_folder(root, os.path.join(tmp, "boxes")), photos=True)
+
+
 def iter_sets(root: str, only: list[str] | None = None) -> Iterator[PhotoSet]:
     sets, _ = discover(root)
     for s in sets:
@@ -619,11 +661,10 @@ def iter_sets(root: str, only: list[str] | None = None) -> Iterator[PhotoSet]:
 def bench(root: str, deck_path: str | None = None, only: list[str] | None = None, max_side: int = 1920,
           progress: Callable[[str], None] | None = None, with_speed: bool = True, alter: str | None = None) -> dict:
     """Every set under ``root`` read by the generic recogniser (or the enrolled ``deck_path``): a report dict."""
-    from vision import deck as decklib
     from vision import recognise
 
     cv2.setNumThreads(1)  # one core: the speed target is per core
-    rec = recognise.Recogniser(decklib.Deck.load(deck_path) if deck_path else None)
+    rec = recognise.Recogniser(load_deck(root, deck_path) if deck_path else None)  # type: ignore[arg-type]
     sets, missing = discover(root)
     rows = []
     wrong = {}
@@ -687,7 +728,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("photos", help="a folder of labelled photos (labels.json) or ../shared/photos")
-    p.add_argument("--deck", help="an enrolled deck file (default: generic mode)")
+    p.add_argument("--deck", help="an enrolled deck file (default: generic mode); 'boxes': the boxes sets' deck, "
+                   "enrolled from its photos of one card each in boxes/train")
     p.add_argument("--only", help="comma-separated set names")
     p.add_argument("--max-side", type=int, default=1920)
     p.add_argument("--json", help="also write the report here")

@@ -12,6 +12,8 @@ gives to another suit's cards (``index_suit_misnames``) are never left to it.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -301,17 +303,44 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
     return Deck(name, codes, tpl, report)
 
 
-def card_in_photo(img: np.ndarray, where: str) -> np.ndarray:
+def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.ndarray:
     """The one card of an enrollment image, rectified to the canonical size: a card image that is the card alone
     (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
-    No card, or more than one, is an EnrollError naming ``where``."""
+    No card, or more than one, is an EnrollError naming ``where``. ``code``: the card the image is of (its outline
+    is then the first the generic reader names it from, ``outline_named``)."""
     # (a photo under a coloured light has its cast taken out, as every photograph read is: the enrolled card looks
     # as the cards read against it will - ``vision.exposure``)
     img = exposure.adjusted(img, 1.0, exposure.cast(img))
-    pts = card_outline_in_photo(img, where)
-    if cv2.contourArea(pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
+    quad = card_quad_in_photo(img, where)
+    if cv2.contourArea(quad.pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
         return rc.canonical_card(img)
-    return rc.rectify(img, pts)
+    return rc.rectify(img, outline_named(img, quad, code) if code is not None and OUTLINE_NAMED else quad.pts)
+
+
+# enrollment takes a photographed card's first outline that the generic reader names it from (``outline_named``)
+OUTLINE_NAMED = True
+
+
+@functools.lru_cache(maxsize=1)
+def _generic_reader() -> rc.Recogniser:
+    return rc.Recogniser(None)
+
+
+def outline_named(img: np.ndarray, quad: rc.Quad, code: str) -> np.ndarray:
+    """Of the finder's outline of a photographed card and its alternatives (``quad``), the first from which the
+    generic reader names the card ``code`` (the card the photo is of); the first where it names it from none.
+
+    The finder's first outline can take in a strip of the table beside the card: a ten of spades on pale wood grain
+    (boxes_train cam_image31) was outlined with a wedge of the grain along one side, and its template held the
+    grain; against it the deck's own ten of spades matched the ten of clubs' template best (boxes_test IMG_2461,
+    2571, 2592, cam_image5). The generic reader read that outline unsure and named the card from the alternative,
+    the card's own outline."""
+    reader = _generic_reader()
+    for pts in (quad.pts, *quad.alt):
+        label, _, _, ok, _, _ = reader._read_outline(img, pts)
+        if ok and label == code:
+            return pts
+    return quad.pts
 
 
 # a card whose outline covers more than this share of its image is the image itself (a scan, a rendered design)
@@ -322,7 +351,13 @@ PHOTO_SAMPLE = 5
 
 
 def card_outline_in_photo(img: np.ndarray, where: str) -> np.ndarray:
-    """The outline (4 x 2, the image's pixels) of the one card in an enrollment image (``card_in_photo``).
+    """The outline (4 x 2, the image's pixels) of the one card in an enrollment image (``card_quad_in_photo``)."""
+    return card_quad_in_photo(img, where).pts
+
+
+def card_quad_in_photo(img: np.ndarray, where: str) -> rc.Quad:
+    """The finder's outline of the one card in an enrollment image (``card_in_photo``), with its alternatives, in
+    the image's pixels.
 
     The image is searched with a plain dark border round it, so a card that fills its file is found like one lying
     on a table. Outlines inside another card (a court's frame, a pip panel) are parts of it. No card, or more than
@@ -348,7 +383,9 @@ def card_outline_in_photo(img: np.ndarray, where: str) -> np.ndarray:
                           "plain surface that differs from the card")
     if len(cards) > 1:
         raise EnrollError(f"{len(cards)} cards found in {where}: photograph one card at a time")
-    return ((cards[0].pts - pad) / s).astype(np.float32)
+    q = cards[0]
+    return dataclasses.replace(q, pts=((q.pts - pad) / s).astype(np.float32),
+                               alt=tuple(((a - pad) / s).astype(np.float32) for a in q.alt))
 
 
 def looks_like_photos(images: dict[str, np.ndarray]) -> bool:
@@ -383,7 +420,7 @@ def enroll_dir(deck_dir: str, photos: bool | None = None) -> Deck:
     if photos:
         names = {canonical_code(os.path.splitext(n)[0]) or "back": n for n in sorted(os.listdir(deck_dir))
                  if os.path.splitext(n)[0].lower() == "back" or canonical_code(os.path.splitext(n)[0])}
-        images = {c: card_in_photo(img, os.path.join(deck_dir, names.get(c, c))) for c, img in images.items()}
+        images = {c: card_in_photo(img, os.path.join(deck_dir, names.get(c, c)), c) for c, img in images.items()}
     deck = enroll_images(images, os.path.basename(os.path.normpath(deck_dir)), deck_dir)
     deck.report["photos"] = photos
     return deck

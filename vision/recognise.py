@@ -2625,6 +2625,7 @@ class Recogniser:
                             and self.templates.index_trusted)
         # where the templates are unsure, the enrolled mode takes what the generic learned reader names (``_read``)
         self.falls_back = self.cross_check and self.net_thresholds is not None
+        self._generic: Recogniser | None = None  # (the generic mode's reader, made when the enrolled one needs it)
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
@@ -2851,6 +2852,86 @@ class Recogniser:
             return False
         return index_vetoes(label, index_net.read_corners(card))
 
+    def _read_found(self, frame: np.ndarray, q: Quad, first: _FirstCut | None, any_surface: bool
+                    ) -> tuple[str, float, float, bool, Quad]:
+        """Every reading of one found card in turn, until one names it: its outline, the other views' outlines
+        (``q.alt``), the outline extended into a shadow, outlines a few per cent off, the card relit; the last
+        reading (label, score, margin, named) and the outline it was read from."""
+        label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first)
+        nearer = None
+        for alt in q.alt if not ok else ():
+            # another view's outline of the card: read whole, by the stricter bar of a second reading
+            a = self._read_outline(frame, alt)
+            if self._sure_again(a[3], a[2], a[4]):
+                label, score, margin, ok, n, big = a
+                q = Quad(alt, q.whole, face=q.face)
+                break
+            if a[1] > (score if nearer is None else nearer[0][1]):
+                nearer = (a, alt)
+        if not ok and nearer is not None:
+            # none sure, but the reader came nearer on another outline: the card is read again from that one
+            # (a plastic queen of clubs in shade matched 0.64 on an outline without its left margin, 0.76 on the
+            # network's outline of the whole card, scene 500058; in the generic mode the corners are cut again
+            # from the nearer outline: boxes_train 389 -> 393 read)
+            (label, score, margin, ok, n, big), alt = nearer
+            q = Quad(alt, q.whole, face=q.face)
+        if not ok and any_surface:
+            # (the lit part of a card outlined to a shadow's edge: the strips of its paper in the shade added)
+            shade = _extended_into_shade(frame, q.pts)
+            if shade is not None:
+                ext, strips = shade
+                lifted, origin = _shade_lifted(frame, ext, strips)
+                a = self._read_outline(lifted, ext - origin)
+                if self._sure_again(a[3], a[2], a[4]):
+                    label, score, margin, ok, n, big = a
+                    q = Quad(ext, q.whole, face=q.face)
+        if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
+            again = self._reread(frame, q.pts, 1 if big is None else 2, n)
+            if again is not None:
+                label, score, margin, ok = again
+        elif (not ok and self.mode == "enrolled" and label != "back" and score >= ENROLLED_REREAD_FROM
+              and REREAD_OUTLINES and not self.threshold.accept(score, margin)):
+            # (a match past the thresholds and still not named was vetoed by the network's corner index
+            # (``contradicted``): other outlines would only look for a match the network does not veto - an
+            # anglo_modern 2C vetoed as the network took it for a spade, then matched as the 2S, scene 900025)
+            again = self._reread_enrolled(frame, q.pts, (label, score))
+            if again is not None:
+                label, score, margin, ok = again
+        if not ok and label != "back" and any_surface:
+            again = self._read_relit(frame, q.pts)
+            if again is not None:
+                label, score, margin, ok = again
+        return label, score, margin, ok, q
+
+    def _named_as_generic(self, frame: np.ndarray, q: Quad, any_surface: bool
+                          ) -> tuple[tuple[str, float, float, bool, Quad] | None, bool]:
+        """The enrolled mode's last reading of a card its templates left unsure: the generic mode's whole reading of
+        the found outline ``q`` (``_read_found`` of a generic ``Recogniser``), taken when it names a card of the deck
+        that is among the templates' nearest (``MATCH_NEAREST``) for the outline it named it from, and never a rank
+        or suit the network gave this deck's cards of another at enrollment: (label, score, margin, named, that
+        outline) or None; and whether the generic reader saw a card's index there (an unsure card is then kept).
+
+        Templates taken from one photo per card, by another camera under another light, match the cards less well
+        than a drawn design's templates match its renders: the boxes deck enrolled from its webcam photos
+        (boxes_train cam_image11-34) read boxes_test's whole cards 70 of 79, where the generic mode read 77 (a king
+        of clubs its templates put first at 0.64, under the bar, which the generic mode named from its corners cut
+        again from outlines a few per cent off). The two readers then agree on the card, and the enrolled mode
+        reads the deck at least as well as the generic mode."""
+        if self._generic is None:
+            self._generic = Recogniser(None)
+        label, score, _, ok, q = self._generic._read_found(frame, q, None, any_surface)
+        seen = label != "?"
+        if not ok or label not in self.templates.labels or not _standard_card(label):
+            return None, seen
+        misnamed = self.templates.index_suit_misnames
+        if label[0] in self.templates.index_misnames or misnamed is None or label[1] in misnamed:
+            return None, seen
+        nearest: list[str] = []
+        match(self.templates, self._cut(frame, q.pts)[0], self.use_face, self.same, nearest=nearest)
+        if label not in nearest:
+            return None, seen
+        return (label, score, score, True, q), seen
+
     def identify(self, frame: np.ndarray, calibration: object | None = None,
                  roi: tuple[int, int, int, int] | None = None) -> list[Read]:
         """Every card found in the frame (or in ``roi`` = x0, y0, x1, y1 of it), each with its code or None.
@@ -2921,50 +3002,12 @@ class Recogniser:
             quads = _upright_in_plane(quads, *camera)
         first = self._first_cuts(frame, quads)
         for i, q in enumerate(quads):
-            label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first[i] if first else None)
-            nearer = None
-            for alt in q.alt if not ok else ():
-                # another view's outline of the card: read whole, by the stricter bar of a second reading
-                a = self._read_outline(frame, alt)
-                if self._sure_again(a[3], a[2], a[4]):
-                    label, score, margin, ok, n, big = a
-                    q = Quad(alt, q.whole, face=q.face)
-                    break
-                if a[1] > (score if nearer is None else nearer[0][1]):
-                    nearer = (a, alt)
-            if not ok and nearer is not None:
-                # none sure, but the reader came nearer on another outline: the card is read again from that one
-                # (a plastic queen of clubs in shade matched 0.64 on an outline without its left margin, 0.76 on the
-                # network's outline of the whole card, scene 500058; in the generic mode the corners are cut again
-                # from the nearer outline: boxes_train 389 -> 393 read)
-                (label, score, margin, ok, n, big), alt = nearer
-                q = Quad(alt, q.whole, face=q.face)
-            if not ok and any_surface:
-                # (the lit part of a card outlined to a shadow's edge: the strips of its paper in the shade added)
-                shade = _extended_into_shade(frame, q.pts)
-                if shade is not None:
-                    ext, strips = shade
-                    lifted, origin = _shade_lifted(frame, ext, strips)
-                    a = self._read_outline(lifted, ext - origin)
-                    if self._sure_again(a[3], a[2], a[4]):
-                        label, score, margin, ok, n, big = a
-                        q = Quad(ext, q.whole, face=q.face)
-            if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
-                again = self._reread(frame, q.pts, 1 if big is None else 2, n)
-                if again is not None:
-                    label, score, margin, ok = again
-            elif (not ok and self.mode == "enrolled" and label != "back" and score >= ENROLLED_REREAD_FROM
-                  and REREAD_OUTLINES and not self.threshold.accept(score, margin)):
-                # (a match past the thresholds and still not named was vetoed by the network's corner index
-                # (``contradicted``): other outlines would only look for a match the network does not veto - an
-                # anglo_modern 2C vetoed as the network took it for a spade, then matched as the 2S, scene 900025)
-                again = self._reread_enrolled(frame, q.pts, (label, score))
-                if again is not None:
-                    label, score, margin, ok = again
-            if not ok and label != "back" and any_surface:
-                again = self._read_relit(frame, q.pts)
-                if again is not None:
-                    label, score, margin, ok = again
+            found, seen = q, False
+            label, score, margin, ok, q = self._read_found(frame, q, first[i] if first else None, any_surface)
+            if not ok and label != "back" and self.cross_check and self.falls_back and ENROLLED_READS_GENERIC:
+                named, seen = self._named_as_generic(frame, found, any_surface)
+                if named is not None:
+                    label, score, margin, ok, q = named
             joker = label in ("BJ", "LJ")
             code: str | None = label if ok else None
             if joker and not self.templates.jokers_distinct:
@@ -2974,7 +3017,7 @@ class Recogniser:
                     continue
                 reads.append(Read(None, label, score, margin, q.pts, face_down=ok, whole=q.whole))
                 continue
-            if (ok or score > FACE_SCORE or (self.glyphs is not None and label != "?") or _seen_card(frame, q)
+            if (ok or score > FACE_SCORE or (self.glyphs is not None and label != "?") or seen or _seen_card(frame, q)
                     or (not any_surface and q.whole >= 0.95 and _card_sized(q.pts, card_area))):
                 # (else it matches no card at all, and no view but the reader's vouches for a card there - but on
                 # the mat a pale outline, whole and of the calibrated card's size, is a face: a joker, which the
@@ -3178,6 +3221,9 @@ ENROLLED_REREAD_MARGIN = 0.4
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
 MATCH_NEAREST = 3
+# the enrolled mode's last reading of a card its templates left unsure is the generic mode's whole reading of it
+# (``Recogniser._named_as_generic``)
+ENROLLED_READS_GENERIC = True
 
 
 def _named_by_first_cut(n: index_net.NetRead, first: index_net.NetRead, cut: dict[int, np.ndarray]) -> bool:
