@@ -529,7 +529,8 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     pile's top card was lost (drawn scene 500034, across designs).
 
     ``around`` (a rectangle of the frame, the table's card area): instead, the best rectangle of the card's size
-    (within ``PILE_SIZE_TOLERANCE``) that holds that one's centre and is larger than it."""
+    (within ``PILE_AROUND_TOLERANCE``) that holds that one's centre and is larger than it, none unless its sides
+    score ``PILE_AROUND_SCORE``."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 6
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
