@@ -245,7 +245,7 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     never left to it where the templates name a blurred card's rank (``Recogniser._rank_by_templates``); None when
     the network is not there to measure them."""
     if not os.path.exists(index_net.MODEL_PATH):
-        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_misnames": "",
+        return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_named_as": {}, "index_misnames": "",
                 "index_suit_misnames": None}
     rng = np.random.default_rng(seed)
     codes = [c for c in images if len(c) == 2 and c[0] in "A23456789TJQK" and c[1] in SUITS]
@@ -268,8 +268,19 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     # (a four-colour deck's signs it takes for another suit's: atlasnye_skat's green spades and yellow diamonds)
     suit_misnames = {cr.suit for c, r in zip(truth, reads, strict=True) for cr in r.corners
                      if cr.suit in SUITS and cr.suit != c[1] and cr.p_suit >= SUIT_MISNAME_P}
+    # images named for other cards: cards every view of which it surely reads as one other card of the deck, where
+    # two such are each other's (two names swapped) or where these are all it contradicts (a pattern it does not
+    # know contradicts it here and there, as swiss-xvii's shields and bells: 65 of its 208 views, 6 cards with every
+    # view read as another card and many more with some)
+    by_card: dict[str, list[str | None]] = {}
+    for c, r in zip(truth, reads, strict=True):
+        by_card.setdefault(c, []).append(r.code if rc.index_vetoes(c, r) else None)
+    every = {c: v[0] for c, v in by_card.items() if v[0] in codes and v[0] != c and len(set(v)) == 1}
+    named_as = {c: d for c, d in every.items() if every.get(d) == c}
+    if {c for c, v in by_card.items() if any(v)} == set(every):
+        named_as = every
     return {"index_trusted": len(vetoed) <= INDEX_VETO_SHARE * len(reads), "index_views": len(reads),
-            "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8],
+            "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8], "index_named_as": named_as,
             "index_misnames": "".join(r for r in RANKS if r in misnames),
             "index_suit_misnames": "".join(x for x in SUITS if x in suit_misnames)}
 
@@ -297,6 +308,12 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
         report.update(joker_test(use, tpl))
         tpl.jokers_distinct = bool(report["jokers_distinct"])
     report.update(index_test(use))
+    if report["index_named_as"]:
+        # a template of another card under a card's name would have the enrolled mode name that card wrong, and
+        # the network's veto, contradicted by the deck's own cards, would be off (``index_trusted``)
+        named = ", ".join(f"the card named {c} reads as the {d}" for c, d in sorted(report["index_named_as"].items()))
+        raise EnrollError(f"cards in {where} look like other cards of the deck to the built-in index reader, in every "
+                          f"view: {named} (wrong file names? name each image for the card it shows)")
     tpl.index_trusted = bool(report["index_trusted"])
     tpl.index_misnames = str(report["index_misnames"])
     tpl.index_suit_misnames = report["index_suit_misnames"]

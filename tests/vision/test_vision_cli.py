@@ -3,6 +3,7 @@ import shutil
 
 import cv2
 import numpy as np
+import pytest
 
 from cli.main import main
 
@@ -60,6 +61,30 @@ def test_duplicate_cards_are_refused(tmp_path, decks_dir, capsys):
     assert main(["vision", "enroll", str(d), "--out", str(tmp_path / "x.npz")]) == 2
     err = capsys.readouterr().err
     assert "look identical" in err and ("KS=AS" in err or "AS=KS" in err)
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_cards_named_for_other_cards_are_refused(tmp_path, decks_dir, capsys, swap):
+    """Two images' names swapped (the nine of clubs saved as 9S.png and the nine of spades as 9C.png), or one image of
+    another card under a card's name: the built-in index reader reads every view of them as that other card, and
+    nothing else in the deck. Enrolled, the deck would name the nines wrong, and the network's veto, contradicted by
+    the deck's own cards, would be off; enrollment refuses, naming them (``deck.index_test``'s ``index_named_as``)."""
+    d = tmp_path / "deck"
+    shutil.copytree(decks_dir / "plastic", d)
+    if swap:
+        (d / "9C.png").rename(d / "x.png")
+        (d / "9S.png").rename(d / "9C.png")
+        (d / "x.png").rename(d / "9S.png")
+    else:
+        # (another picture of the eight of spades than its own: turned half round, as a second photo of it would be)
+        cv2.imwrite(str(d / "9S.png"), cv2.rotate(cv2.imread(str(d / "8S.png")), cv2.ROTATE_180))
+    assert main(["vision", "enroll", str(d), "--out", str(tmp_path / "x.npz")]) == 2
+    err = capsys.readouterr().err
+    assert "wrong file names" in err and "Traceback" not in err
+    if swap:
+        assert "named 9C reads as the 9S" in err and "named 9S reads as the 9C" in err
+    else:
+        assert "named 9S reads as the 8S" in err
 
 
 def test_bad_inputs_to_identify(tmp_path, tango_deck, capsys):
