@@ -325,10 +325,16 @@ def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.nd
     (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
     No card, or more than one, is an EnrollError naming ``where``. ``code``: the card the image is of (its outline
     is then the first the generic reader names it from, ``outline_named``)."""
-    # (a photo under a coloured light has its cast taken out, as every photograph read is: the enrolled card looks
-    # as the cards read against it will - ``vision.exposure``)
-    img = exposure.adjusted(img, 1.0, exposure.cast(img))
-    quad = card_quad_in_photo(img, where)
+    # (a photo under a coloured light has its cast taken out, and a dim one is brightened, as every photograph read
+    # is: the enrolled card looks as the cards read against it will - ``vision.exposure``)
+    img = exposure.adjusted(img, exposure.gain(img) if ENROLL_GAIN else 1.0, exposure.cast(img))
+    try:
+        quad = card_quad_in_photo(img, where)
+    except EnrollError:
+        found = card_named_in_photo(img, code) if code is not None and NAMED_IN_PHOTO else None
+        if found is None:
+            raise
+        quad = found
     if cv2.contourArea(quad.pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
         return rc.canonical_card(img)
     return rc.rectify(img, outline_named(img, quad, code) if code is not None and OUTLINE_NAMED else quad.pts)
@@ -358,6 +364,29 @@ def outline_named(img: np.ndarray, quad: rc.Quad, code: str) -> np.ndarray:
         if ok and label == code:
             return pts
     return quad.pts
+
+
+# a photographed card enrollment's own search does not find is taken where the generic reader names it alone
+# (``card_named_in_photo``)
+NAMED_IN_PHOTO = True
+# enrollment brightens a dim photo as the reading does (``card_in_photo``)
+ENROLL_GAIN = True
+
+
+def card_named_in_photo(img: np.ndarray, code: str) -> rc.Quad | None:
+    """The outline of the card ``code`` in an enrollment photo, where the generic reader's whole reading of the photo
+    (``Recogniser.identify``) names that card and no other; else None.
+
+    Enrollment's own search (``card_quad_in_photo``) is the finder alone, at the photo's size. The generic reading
+    also brightens a dim photo, looks again at small cards enlarged, and reads the outlines it is not sure of
+    from the other views' outlines: the boxes deck's photos dimmed, blurred or crossed by a shadow's edge
+    (``tools/photo_bench.py``'s ``--alter dim``, ``blur``, ``shadow``) had the king of spades, the jack of spades
+    and the ten of spades refused as "no card found", each of them named by the generic reader."""
+    reads = _generic_reader().identify(img)
+    named = [r for r in reads if r.code == code]
+    if len(named) != 1 or any(r.code is not None and r.code != code for r in reads):
+        return None
+    return rc.Quad(np.asarray(named[0].quad, np.float32), named[0].whole)
 
 
 # a card whose outline covers more than this share of its image is the image itself (a scan, a rendered design)

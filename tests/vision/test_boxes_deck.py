@@ -63,3 +63,41 @@ def test_the_held_out_boxes_photos_read_with_their_deck_enrolled_as_well_as_gene
     assert enrolled.wrong == 0 and generic.wrong == 0
     assert enrolled.w_found == generic.w_found
     assert enrolled.w_read >= generic.w_read - 1 >= 74, (enrolled.w_read, generic.w_read)
+
+
+def _altered_deck_folder(tmp_path, alter: str) -> str:
+    """The boxes deck's photos, each changed by the photo bench's alteration ``alter`` (a dim room, a blurred lens)."""
+    out = tmp_path / alter
+    out.mkdir()
+    for name, code in pb.BOXES_DECK.items():
+        img = cv2.imread(str(PHOTOS / "boxes" / "train" / name))
+        cv2.imwrite(str(out / f"{code}.jpg"), pb.altered(img, alter, name)[0])
+    return str(out)
+
+
+def test_a_deck_photographed_in_a_dim_room_is_enrolled_brightened_as_it_is_read(boxes_deck, tmp_path, monkeypatch):
+    """The boxes deck's photos dimmed (``--alter dim``). Enrollment had not brightened them as the reading brightens
+    every dim photo (``exposure.gain``): its own search found no king of spades, and (that one taken where the
+    generic reader names it) the aces of hearts and diamonds and the nine of hearts, their paper grey and their ink
+    faint, were refused as "identical". Brightened (``ENROLL_GAIN``), the deck enrolls and reads boxes_test's king
+    of clubs."""
+    folder = _altered_deck_folder(tmp_path, "dim")
+    deck = decklib.enroll_dir(folder, photos=True)
+    assert deck.report["index_trusted"] and _codes(recognise.Recogniser(deck), "IMG_2384.JPG") == ["KC"]
+    monkeypatch.setattr(decklib, "ENROLL_GAIN", False)
+    with pytest.raises(decklib.EnrollError):
+        decklib.enroll_dir(folder, photos=True)
+
+
+def test_a_card_enrollments_own_search_misses_is_taken_where_the_generic_reader_names_it(tmp_path, monkeypatch):
+    """The boxes deck's photos blurred (``--alter blur``): enrollment's own search (the finder at the photo's size)
+    found no card in the jack of spades' photo, which the generic reader's whole reading names. The card it names,
+    alone, is taken (``card_named_in_photo``)."""
+    if not (PHOTOS / "boxes" / "train").exists():
+        pytest.skip("the development photos ../shared/photos/boxes are not here")
+    folder = _altered_deck_folder(tmp_path, "blur")
+    deck = decklib.enroll_dir(folder, photos=True)
+    assert sorted(deck.codes) == sorted(pb.BOXES_DECK.values())
+    monkeypatch.setattr(decklib, "NAMED_IN_PHOTO", False)
+    with pytest.raises(decklib.EnrollError, match="no card found in .*JS.jpg"):
+        decklib.enroll_dir(folder, photos=True)
