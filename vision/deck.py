@@ -425,8 +425,8 @@ def card_quad_in_photo(img: np.ndarray, where: str) -> rc.Quad:
         if not any(cv2.pointPolygonTest(c.pts.reshape(-1, 1, 2), cen, False) >= 0 for c in cards):
             cards.append(q)
     if not cards:
-        raise EnrollError(f"no card found in {where}: photograph one card alone, face up, all of it in view, on a "
-                          "plain surface that differs from the card")
+        raise EnrollError(f"no card found in {where}: photograph one card alone, face up, all of it in view and "
+                          "evenly lit (no shadow across it), on a plain surface that differs from the card")
     if len(cards) > 1:
         raise EnrollError(f"{len(cards)} cards found in {where}: photograph one card at a time")
     q = cards[0]
