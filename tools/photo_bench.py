@@ -49,6 +49,7 @@ import numpy as np
 
 from tools.synth import TILT_FOCAL, tilted_view
 from vision.deck import IMAGE_EXTENSIONS as IMAGE_EXT  # (the photos a deck folder is enrolled from, the same formats)
+from vision.deck import Deck, enroll_dir
 
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 RANK_NUMBERS = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
@@ -638,17 +639,15 @@ def boxes_deck_folder(root: str, out: str) -> str:
     return out
 
 
-def load_deck(root: str, deck_path: str) -> object:
+def load_deck(root: str, deck_path: str) -> Deck:
     """The enrolled deck ``deck_path`` (a deck file), or with ``boxes`` the boxes deck enrolled from its photos
     under ``root`` (``BOXES_DECK``)."""
     import tempfile
 
-    from vision import deck as decklib
-
     if deck_path != "boxes":
-        return decklib.Deck.load(deck_path)
+        return Deck.load(deck_path)
     with tempfile.TemporaryDirectory() as tmp:
-        return decklib.enroll_dir(boxes_deck_folder(root, os.path.join(tmp, "boxes")), photos=True)
+        return enroll_dir(boxes_deck_folder(root, os.path.join(tmp, "boxes")), photos=True)
 
 
 def iter_sets(root: str, only: list[str] | None = None) -> Iterator[PhotoSet]:
@@ -664,7 +663,7 @@ def bench(root: str, deck_path: str | None = None, only: list[str] | None = None
     from vision import recognise
 
     cv2.setNumThreads(1)  # one core: the speed target is per core
-    rec = recognise.Recogniser(load_deck(root, deck_path) if deck_path else None)  # type: ignore[arg-type]
+    rec = recognise.Recogniser(load_deck(root, deck_path) if deck_path else None)
     sets, missing = discover(root)
     rows = []
     wrong = {}

@@ -13,7 +13,6 @@ gives to another suit's cards (``index_suit_misnames``) are never left to it.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import os
 from collections.abc import Callable
@@ -337,16 +336,13 @@ def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.nd
         quad = found
     if cv2.contourArea(quad.pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
         return rc.canonical_card(img)
-    return rc.rectify(img, outline_named(img, quad, code) if code is not None and OUTLINE_NAMED else quad.pts)
+    # (an outline with no alternatives is the one chosen: ``outline_named`` would read it to return it)
+    pts = outline_named(img, quad, code) if code is not None and OUTLINE_NAMED and quad.alt else quad.pts
+    return rc.rectify(img, pts)
 
 
 # enrollment takes a photographed card's first outline that the generic reader names it from (``outline_named``)
 OUTLINE_NAMED = True
-
-
-@functools.lru_cache(maxsize=1)
-def _generic_reader() -> rc.Recogniser:
-    return rc.Recogniser(None)
 
 
 def outline_named(img: np.ndarray, quad: rc.Quad, code: str) -> np.ndarray:
@@ -358,7 +354,7 @@ def outline_named(img: np.ndarray, quad: rc.Quad, code: str) -> np.ndarray:
     grain; against it the deck's own ten of spades matched the ten of clubs' template best (boxes_test IMG_2461,
     2571, 2592, cam_image5). The generic reader read that outline unsure and named the card from the alternative,
     the card's own outline."""
-    reader = _generic_reader()
+    reader = rc.generic_recogniser()
     for pts in (quad.pts, *quad.alt):
         label, _, _, ok, _, _ = reader._read_outline(img, pts)
         if ok and label == code:
@@ -382,7 +378,7 @@ def card_named_in_photo(img: np.ndarray, code: str) -> rc.Quad | None:
     from the other views' outlines: the boxes deck's photos dimmed, blurred or crossed by a shadow's edge
     (``tools/photo_bench.py``'s ``--alter dim``, ``blur``, ``shadow``) had the king of spades, the jack of spades
     and the ten of spades refused as "no card found", each of them named by the generic reader."""
-    reads = _generic_reader().identify(img)
+    reads = rc.generic_recogniser().identify(img)
     named = [r for r in reads if r.code == code]
     if len(named) != 1 or any(r.code is not None and r.code != code for r in reads):
         return None
@@ -394,11 +390,6 @@ FILLS_FILE = 0.85
 # how many of a folder's number cards ``looks_like_photos`` looks at (number cards: a court's picture frame is
 # card-shaped and could be taken for a card lying in the image)
 PHOTO_SAMPLE = 5
-
-
-def card_outline_in_photo(img: np.ndarray, where: str) -> np.ndarray:
-    """The outline (4 x 2, the image's pixels) of the one card in an enrollment image (``card_quad_in_photo``)."""
-    return card_quad_in_photo(img, where).pts
 
 
 def card_quad_in_photo(img: np.ndarray, where: str) -> rc.Quad:
@@ -444,7 +435,7 @@ def looks_like_photos(images: dict[str, np.ndarray]) -> bool:
     for code in sample:
         img = images[code]
         try:
-            pts = card_outline_in_photo(img, code)
+            pts = card_quad_in_photo(img, code).pts
         except EnrollError:
             continue  # (decides nothing: a design the finder does not outline is enrolled as it is)
         small += cv2.contourArea(pts) <= FILLS_FILE * img.shape[0] * img.shape[1]

@@ -511,26 +511,26 @@ def _same_outline(a: np.ndarray, b: np.ndarray) -> bool:
 
 # a pile's top card has the table's card size within this share of its area (``find_cards``)
 PILE_SIZE_TOLERANCE = 0.3
-# where a pile's best rectangle is smaller than a card, the best of a card's size round it is looked for
-# (``pile_top``'s ``around``): a court's picture frame, card-shaped and edged all round, can outscore its card's
-# own outline (drawn scene 500014, a king of diamonds across a fan of two cards, not found in nine tuning designs)
+# where a pile's best rectangle is smaller than a card, the best of a card's size round it is the top (``pile_top``):
+# a court's picture frame, card-shaped and edged all round, can outscore its card's own outline (drawn scene 500014,
+# a king of diamonds across a fan of two cards, not found in nine tuning designs)
 PILE_TOP_AROUND = True
 PILE_AROUND_TOLERANCE = 0.2
 PILE_AROUND_SCORE = 0.9
 
 
 def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, min_side: float,
-             known: list[np.ndarray] | None = None,
-             around: tuple[np.ndarray, float] | None = None) -> list[np.ndarray]:
+             known: list[np.ndarray] | None = None, card_area: float | None = None) -> list[np.ndarray]:
     """The top card of a pile: the card-shaped rectangle of straight edges whose four sides are all unbroken
     (a covered card always has a side cut by the card above it); none when no rectangle's sides are. Where that
     rectangle is a card already found whole (one of ``known``), the next best lying apart from it and from them
     comes too: a pale blob that joined a lone card to a pile had its top found in the lone card alone, and the
     pile's top card was lost (drawn scene 500034, across designs).
 
-    ``around`` (a rectangle of the frame, the table's card area): instead, the best rectangle of the card's size
-    (within ``PILE_AROUND_TOLERANCE``) that holds that one's centre and is larger than it, none unless its sides
-    score ``PILE_AROUND_SCORE``."""
+    With ``card_area`` (the table's card area), where that rectangle is smaller than a card (``PILE_TOP_AROUND``),
+    the top is instead the best rectangle round it of the card's size (within ``PILE_AROUND_TOLERANCE``), holding
+    its centre and larger than it, none unless its sides score ``PILE_AROUND_SCORE``; the rectangles found apart
+    from a known card still come."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 6
     x0, y0 = max(x - pad, 0), max(y - pad, 0)
@@ -541,7 +541,6 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
     e_raw = cv2.bitwise_and(edges_raw[y0:y1, x0:x1], roi_mask)
     e_dil = edges_dil[y0:y1, x0:x1]
     lines = _lines_in(e_raw, min_side * 0.7)
-    best, best_score = None, 0.0
     if len(lines) < 2:
         return []
     # the pairs of near-parallel lines farther apart than a card's short side, then the pairs of such pairs that
@@ -572,30 +571,39 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
         if any(c is None for c in corners):
             continue
         quads.append(np.array(corners, np.float32))
-    scores = np.zeros(0)
-    if quads and around is not None:
-        inner, card_area = around
-        mid = tuple(map(float, _centre(inner) - [x0, y0]))
-        least = cv2.contourArea(inner)
-        quads = [q for q in quads if abs(cv2.contourArea(q) / card_area - 1) < PILE_AROUND_TOLERANCE
-                 and cv2.contourArea(q) > least and cv2.pointPolygonTest(q, mid, False) > 0]
-    if quads:
-        # every candidate's side support at once; the first best, as the loop over them kept
-        scores = _side_supports(e_dil, np.stack(quads))
-        k = int(scores.argmax())
-        if scores[k] > best_score:
-            best, best_score = quads[k], float(scores[k])
-    if best is None or best_score < (0.85 if around is None else PILE_AROUND_SCORE):
+    if not quads:
         return []
+    # every candidate's side support at once; the first best, as the loop over them kept
+    scores = _side_supports(e_dil, np.stack(quads))
     off = np.array([x0, y0], np.float32)
-    out = [_orient(best + off)]
     mine = [k - off for k in known or []]
-    if any(_same_outline(best, k) for k in mine):
-        apart = [(s, q) for s, q in zip(scores.tolist(), quads, strict=True)
-                 if s >= 0.85 and not _overlaps(q, [best]) and not any(_same_outline(q, k) for k in mine)]
-        if apart:
-            out.append(_orient(max(apart, key=lambda t: t[0])[1] + off))
-    return out
+
+    def top(among: list[int]) -> list[np.ndarray]:
+        """The best of the candidates ``among`` (indices), and where it is a known card the best lying apart."""
+        best = quads[among[int(scores[among].argmax())]]
+        out = [_orient(best + off)]
+        if any(_same_outline(best, k) for k in mine):
+            apart = [(float(scores[i]), quads[i]) for i in among
+                     if scores[i] >= 0.85 and not _overlaps(quads[i], [best])
+                     and not any(_same_outline(quads[i], k) for k in mine)]
+            if apart:
+                out.append(_orient(max(apart, key=lambda t: t[0])[1] + off))
+        return out
+
+    k = int(scores.argmax())
+    if scores[k] < 0.85:
+        return []
+    first = top(list(range(len(quads))))
+    least = cv2.contourArea(quads[k])
+    if card_area is None or not PILE_TOP_AROUND or least >= (1 - PILE_SIZE_TOLERANCE) * card_area:
+        return first
+    # (the best is a court's picture frame, card-shaped and edged all round; its card lies round it)
+    mid = tuple(map(float, _centre(quads[k])))
+    around = [i for i, q in enumerate(quads) if abs(cv2.contourArea(q) / card_area - 1) < PILE_AROUND_TOLERANCE
+              and cv2.contourArea(q) > least and cv2.pointPolygonTest(q, mid, False) > 0]
+    if not around or scores[around].max() < PILE_AROUND_SCORE:
+        return first[1:]
+    return top(around) + first[1:]
 
 
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
@@ -1239,10 +1247,7 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
         if any(cv2.pointPolygonTest(hull, tuple(map(float, _centre(q.pts))), False) >= 0
                and 0.8 * area < cv2.contourArea(q.pts) < PILE_EXPLAINED * area for q in whole):
             continue
-        tops = pile_top(raw_edges, edges, c, min_side, known)
-        if PILE_TOP_AROUND and tops and cv2.contourArea(tops[0]) < (1 - PILE_SIZE_TOLERANCE) * card_area:
-            tops = pile_top(raw_edges, edges, c, min_side, known, around=(tops[0], card_area)) + tops[1:]
-        for quad in tops:
+        for quad in pile_top(raw_edges, edges, c, min_side, known, card_area):
             if rim_pale(mask, quad) < 0.6:
                 continue
             # (a card of this table's size, not any rectangle)
@@ -2626,7 +2631,6 @@ class Recogniser:
                             and self.templates.index_trusted)
         # where the templates are unsure, the enrolled mode takes what the generic learned reader names (``_read``)
         self.falls_back = self.cross_check and self.net_thresholds is not None
-        self._generic: Recogniser | None = None  # (the generic mode's reader, made when the enrolled one needs it)
 
     def read_card(self, card: np.ndarray) -> tuple[str, float, float]:
         """(best label, score, margin) of a rectified card; in generic mode the label may be '?' (nothing read)."""
@@ -2918,9 +2922,7 @@ class Recogniser:
         of clubs its templates put first at 0.64, under the bar, which the generic mode named from its corners cut
         again from outlines a few per cent off). The two readers then agree on the card, and the enrolled mode
         reads the deck at least as well as the generic mode."""
-        if self._generic is None:
-            self._generic = Recogniser(None)
-        label, score, _, ok, q = self._generic._read_found(frame, q, None, any_surface)
+        label, score, _, ok, q = generic_recogniser()._read_found(frame, q, None, any_surface)
         seen = label != "?"
         if not ok or label not in self.templates.labels or not _standard_card(label):
             return None, seen
@@ -3025,6 +3027,13 @@ class Recogniser:
                 # generic mode never names, played where no single change outlined it had gone unseen)
                 reads.append(Read(code, label, score, margin, q.pts, joker and (ok or score > 0.6), whole=q.whole))
         return _named_once(reads)
+
+
+@functools.lru_cache(maxsize=1)
+def generic_recogniser() -> Recogniser:
+    """The generic mode's reader, made once: the enrolled mode's last reading of a card (``_named_as_generic``) and
+    enrollment's checks of a photographed card (``vision.deck``) read with it."""
+    return Recogniser(None)
 
 
 # a card the relit reading does not name has its corners cut again in the relit card (``_read_relit``): boxes_train
