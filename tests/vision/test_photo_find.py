@@ -548,3 +548,20 @@ def test_an_ace_half_in_a_shadow_is_read_over_its_shaded_top():
     assert [r.code for r in reads] == ["AH"]
     top = min(float(p[1]) for p in reads[0].quad)
     assert top < 290  # (the shadow's edge crosses the card at about y = 310; the card's top lies at about 265)
+
+
+def test_a_small_frames_lone_card_seen_obliquely_is_looked_for_again_enlarged(monkeypatch):
+    """boxes_train IMG_2464, a king of spades alone on dark wood in a 504 x 378 photo, seen by a camera tilted 30
+    degrees: 85 px across, its picture cut its pale region apart and the first look found nothing whole. The frame,
+    small, is looked at again enlarged (``SMALL_FRAME_LOOK``), and the king is found and read; without, nothing."""
+    from tools import photo_bench as pb
+    from vision import recognise
+
+    path = PHOTOS / "boxes" / "train" / "IMG_2464.JPG"
+    if not path.exists():
+        pytest.skip("the development photos ../shared/photos/boxes are not here")
+    img, _ = pb.load_photo(str(path), 1920)
+    view, _ = pb.seen_otherwise(img, "tilt30")
+    assert [r.code for r in recognise.Recogniser().identify(view)] == ["KS"]
+    monkeypatch.setattr(recognise, "SMALL_FRAME_LOOK", False)
+    assert recognise.Recogniser().identify(view) == []
