@@ -8,6 +8,7 @@ folder, in one mode, on every core, and lists each accepted read that names anot
     python -m tools.wrong_sweep ~/.cache/cardref/aisleriot/anglo ../shared/decks/plastic --scenes 150 --mode generic
     python -m tools.wrong_sweep --themes tune --scenes 150 --mode enrolled     # the themes and decks the networks
     python -m tools.wrong_sweep --themes held --scenes 150 --mode enrolled     # were tuned / trained on, or held out
+    python -m tools.wrong_sweep --themes fresh --scenes 40 --mode enrolled     # KDE's designs (tools/kde_decks.py)
 
 Per deck it prints the accepted reads that were right and each wrong one; ``--json`` writes them all. A development
 aid (a few minutes per deck and mode at 150 scenes on one core); the product never imports it.
@@ -24,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 import cv2
 import numpy as np
 
-from tools import synth
+from tools import kde_decks, synth
 from tools.train_index import HELD_OUT_DRAWN, HELD_OUT_THEMES, THEME_CACHE, TRAIN_DRAWN
 from tools.vision_bench import FIRST_SEED, SCENE_CARDS, truth_of
 from tools.vision_commands import DEFAULT_DECKS
@@ -37,7 +38,10 @@ HELD_THEMES = [*HELD_OUT_THEMES, "tango_nuevo", "swiss-xvii", *HELD_OUT_DRAWN]
 
 
 def deck_set(which: str, themes_root: str = THEME_CACHE, decks_root: str = DEFAULT_DECKS) -> list[str]:
-    """The deck folders of ``tune`` (every theme and drawn deck not held out) or ``held``."""
+    """The deck folders of ``tune`` (every theme and drawn deck not held out), ``held``, or ``fresh`` (KDE's decks
+    of designs nothing was tuned on, ``tools.kde_decks.FRESH``, rendered once into its cache)."""
+    if which == "fresh":
+        return [kde_decks.cached_deck(name) for name in kde_decks.FRESH]
     themes = sorted(os.listdir(themes_root)) if os.path.isdir(themes_root) else []
     if which == "held":
         return ([os.path.join(themes_root, t) for t in themes if t in HELD_THEMES]
@@ -81,7 +85,8 @@ def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("decks", nargs="*", help="deck folders (card images named by code)")
-    p.add_argument("--themes", choices=["tune", "held"], help="the tuning/training or held-out deck set")
+    p.add_argument("--themes", choices=["tune", "held", "fresh"],
+                   help="the tuning/training or held-out deck set, or KDE's designs nothing was tuned on")
     p.add_argument("--scenes", type=int, default=150)
     p.add_argument("--mode", choices=["generic", "enrolled"], default="generic")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)

@@ -104,3 +104,26 @@ def aisleriot_deck(tmp_path_factory):
         return made[name]
 
     return deck
+
+
+@pytest.fixture(scope="session")
+def kde_deck(tmp_path_factory):
+    """``kde_deck(name)``: the folder of KDE's card deck ``name`` (``tools.kde_decks``: designs nothing was tuned on)
+    rendered to one PNG per card, made once per session; the test is skipped where the deck or its renderer
+    (librsvg2-bin, kdegames-card-data-kf5) is not installed."""
+    import shutil
+
+    from tools import kde_decks
+
+    made: dict[str, Path] = {}
+
+    def deck(name: str) -> Path:
+        if name not in made:
+            if shutil.which("rsvg-convert") is None or name not in kde_decks.decks():
+                pytest.skip(f"needs Debian's librsvg2-bin and kdegames-card-data-kf5 (the {name} deck)")
+            out = tmp_path_factory.mktemp("kde") / name
+            kde_decks.write_deck(name, str(out))
+            made[name] = out
+        return made[name]
+
+    return deck
