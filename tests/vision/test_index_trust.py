@@ -71,14 +71,17 @@ def test_a_standard_deck_keeps_the_network_check(decks_dir, tmp_path):
     assert decklib.Deck.load(path).templates.index_trusted is True
 
 
-def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir):
+def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir, monkeypatch):
     """Enrollment lists the ranks the corner network gave to the deck's cards of another rank (``index_misnames``;
     the drawn tango's odd indices: some read as aces, kings, queens), and the enrolled mode never takes the
     network's word for a card of those ranks. (Why: aisleriot's rheinland, a German pattern, had its jacks' B read
     as kings by the network of session 23, and in the bench's scenes 500067 and 500100 the enrolled mode's fallback
     to the generic reader named two jacks kings; its enrollment listed "K". The network retrained with foreign
     letters no longer misreads them, so the rule is shown here on a card the fallback reads.) The drawn simplistic's
-    two of spades in scene 500000 is named by the fallback; listed as misnamed, the two is left unsure."""
+    two of spades in scene 500000 is named by the fallback; listed as misnamed, the two is left unsure. (Its
+    templates name it the 2C past their bar, which the network vetoes; since session 34 such a card is left unsure
+    whatever the network reads, ``VETO_LEAVES_UNSURE``, so the rule is shown with that switched off.)"""
+    monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
     tango = synth.load_deck(str(decks_dir / "tango"))
     misnames = decklib.enroll_images(tango, "tango", "tango").templates.index_misnames
     assert misnames and set(misnames) <= set(decklib.RANKS)

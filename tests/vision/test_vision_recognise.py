@@ -145,11 +145,16 @@ def _neoclassical_3c(decks_dir, seed, code="3C", design="neoclassical"):
     return deck.enroll_dir(str(decks_dir / design)), scene, card
 
 
-def test_a_match_the_network_vetoes_is_read_by_the_generic_reader_when_the_templates_came_near(decks_dir):
+def test_a_match_the_network_vetoes_is_left_unsure_whichever_reader_is_right(decks_dir, monkeypatch):
     """A blurred neoclassical 2C matches the 2S template best (score 0.93); the network's corners surely read a club
-    and veto it. The generic reader's pips and corners name the 2C, among the templates' nearest: the enrolled mode
-    reads what the generic mode reads, where before the veto left it unsure."""
+    and veto it. From session 13 the generic reader's pips and corners then named the 2C, among the templates'
+    nearest. Two readers sure of two cards cannot both be right, and the network is not always the one: KDE's
+    standard deck had an ace of spades matched as the AS and its corners read as a club, and was named the AC
+    (``tests/vision/test_fresh_designs.py``). Since session 34 the card is unsure (``VETO_LEAVES_UNSURE``)."""
     enrolled, scene, card = _neoclassical_3c(decks_dir, 500005, "2C")
+    r = _match(recognise.Recogniser(enrolled).identify(scene.image), card)
+    assert r is not None and r.code is None and r.label == "2S", r
+    monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
     rec = recognise.Recogniser(enrolled)
     r = _match(rec.identify(scene.image), card)
     assert r is not None and r.code == "2C", r
