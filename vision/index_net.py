@@ -528,6 +528,15 @@ def _pip_suits() -> SuitModel | None:
 # two corners that name one suit, each at least this surely, with the ink's colour naming the pair, name it by their
 # joint probability within the pair (``_suit_probability``)
 JOINT_SUIT_FLOOR = 0.6
+# the joint probability is for the red pair only: a blur smudges both corners' sign alike, and to the network (and
+# to the pips' discriminants) a smudged club can look like a spade. KDE's jolly-royal and standard decks (never tuned
+# on, ``tools/kde_decks.py``) had, in 40 of the bench's scenes each, a blurred 7C and 8C named the 7S and 8S and an
+# ace of spades named the AC, each corner 0.72-0.90 on the wrong suit and the joint 0.98-0.99 (generic mode). With
+# spades and clubs named by the corners' own probability: those three unsure, KDE's eight designs 502 -> 480 right
+# reads, and the development photos as they are the same but boxes_train 410 -> 408; blurred
+# (``tools.photo_bench --alter blur``) boxes_train 366 -> 357, boxes_test 100 -> 96. No heart or diamond was named
+# wrong so, and the red pair's joint reads 8 more of boxes_train's blurred cards
+JOINT_BLACK_SUIT = False
 
 
 def _suit_probability(ir: IndexRead, colour: str) -> float:
@@ -539,17 +548,18 @@ def _suit_probability(ir: IndexRead, colour: str) -> float:
     product for the suit against the other of the pair, normalised.
 
     A blurred index keeps its rank and smudges its suit sign: on the development photos blurred as a softer camera
-    would (``tools/photo_bench.py --alter blur``) the courts and pip cards left unsure were mostly read right by both
-    corners, rank at 0.96-0.99 and suit at 0.5-0.9 in each, the rest of it on the other suit of the pair. Two
-    corners are two looks at the sign. The pair must come from the shape as well as the colour: a Swiss deck's
-    seven (aisleriot swiss-xvii, a suit sign the network never saw) was read as a heart by both corners at 0.80 and
-    0.87, the rest on the spade, and its red ink would have settled that doubt the wrong way; and without a colour
-    the corners can be wrong together across the pairs (boxes_train IMG_2434 blurred: an ace of spades, its ink too
-    pale to name a colour from one outline, read AD by both corners at 0.92 and 0.89)."""
+    would (``tools/photo_bench.py --alter blur``) the courts and pip cards left unsure were mostly read right by
+    both corners, rank at 0.96-0.99 and suit at 0.5-0.9 in each, the rest of it on the other suit of the pair. Two
+    corners are two looks at the sign (of a red one only: ``JOINT_BLACK_SUIT``). The pair must come from the shape
+    as well as the colour: a Swiss deck's seven (aisleriot swiss-xvii, a suit sign the network never saw) was read
+    as a heart by both corners at 0.80 and 0.87, the rest on the spade, and its red ink would have settled that
+    doubt the wrong way; and without a colour the corners can be wrong together across the pairs (boxes_train
+    IMG_2434 blurred: an ace of spades, its ink too pale to name a colour from one outline, read AD by both corners
+    at 0.92 and 0.89)."""
     if ir.seen != 2 or colour not in ("red", "black") or ir.p_suit < JOINT_SUIT_FLOOR:
         return ir.p_suit
     pair = RED if colour == "red" else BLACK
-    if ir.suit not in pair:
+    if ir.suit not in pair or (pair == BLACK and not JOINT_BLACK_SUIT):
         return ir.p_suit
     i, j = SUITS.index(ir.suit), SUITS.index(pair[1] if ir.suit == pair[0] else pair[0])
     a, b = (c.suit_probs for c in ir.corners)
