@@ -25,7 +25,12 @@ def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_deck, monkeypatch):
     0.92, margin 0.70, and its small corner spades read by the network as clubs, sure enough to veto that match. The
     enrolled mode then took the network's side and named the AC. Two readers each sure of a different card cannot
     both be right: unsure (``VETO_LEAVES_UNSURE``)."""
+    from vision import index_net
+
     deck = kde_deck("standard")
+    assert _read_as(deck, 500023, "AS") is None
+    # (the network's reading that named it: two corners each 0.85-0.89 on the club, joint within the black pair)
+    monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
     assert _read_as(deck, 500023, "AS") is None
     monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
     assert _read_as(deck, 500023, "AS") == "AC"
@@ -35,8 +40,13 @@ def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_de
     """KDE's jolly-royal: at enrollment the network reads some of its clubs as spades (``index_suit_misnames``
     holds S). A blurred eight of clubs, scene 500021, that the templates left unsure (the 8S first, the 8C second)
     was named the 8S by the network's reading; a spade is not the network's to name for this deck: unsure."""
+    from vision import index_net
+
     deck = kde_deck("jolly-royal")
     assert "S" in decklib.enroll_dir(str(deck)).templates.index_suit_misnames
+    assert _read_as(deck, 500021, "8C") is None
+    # (the network's reading that named it: two corners on the spade at 0.89 and 0.72, joint within the black pair)
+    monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
     assert _read_as(deck, 500021, "8C") is None
     monkeypatch.setattr(recognise.Recogniser, "_suit_named_rightly", lambda self, label: True)
     assert _read_as(deck, 500021, "8C") == "8S"
