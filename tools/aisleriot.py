@@ -51,16 +51,22 @@ def theme_path(name: str, directory: str = THEMES_DIR) -> str:
     raise ThemeError(f"theme {name!r} not found in {directory}; there are: {', '.join(have)}")
 
 
+def plain_svg(path: str, folder: str) -> str:
+    """The SVG or SVGZ file ``path`` written as plain SVG into ``folder`` (rsvg-convert reads no gzip); its path."""
+    svg = os.path.join(folder, "plain.svg")
+    opener = gzip.open if path.endswith(".svgz") else open
+    with opener(path, "rb") as src, open(svg, "wb") as dst:
+        dst.write(src.read())
+    return svg
+
+
 def render_sheet(path: str, width: int = 13 * 240) -> np.ndarray:
     """The theme's whole sheet as a BGRA image ``width`` pixels wide (240 per card, like the development decks)."""
     exe = shutil.which("rsvg-convert")
     if exe is None:
         raise ThemeError("rsvg-convert is not installed: `apt-get install librsvg2-bin`")
     with tempfile.TemporaryDirectory() as tmp:
-        svg = os.path.join(tmp, "sheet.svg")
-        opener = gzip.open if path.endswith(".svgz") else open
-        with opener(path, "rb") as src, open(svg, "wb") as dst:
-            dst.write(src.read())
+        svg = plain_svg(path, tmp)
         out = os.path.join(tmp, "sheet.png")
         res = subprocess.run([exe, "-w", str(width), svg, "-o", out], capture_output=True, text=True, check=False)
         if res.returncode != 0 or not os.path.isfile(out):

@@ -16,7 +16,6 @@ The product never imports it.
 from __future__ import annotations
 
 import argparse
-import gzip
 import os
 import shutil
 import subprocess
@@ -25,6 +24,8 @@ import tempfile
 
 import cv2
 import numpy as np
+
+from tools import aisleriot
 
 DECKS_DIR = "/usr/share/carddecks"
 CACHE = os.path.join(os.path.expanduser("~"), ".cache", "cardref", "kde")
@@ -99,10 +100,7 @@ def write_deck(name: str, out_dir: str, directory: str = DECKS_DIR) -> list[str]
     os.makedirs(out_dir, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory() as tmp:
-        svg = os.path.join(tmp, "deck.svg")
-        opener = gzip.open if path.endswith(".svgz") else open
-        with opener(path, "rb") as src, open(svg, "wb") as dst:
-            dst.write(src.read())
+        svg = aisleriot.plain_svg(path, tmp)
         out = os.path.join(tmp, "card.png")
         # (the zoom that draws a card a quarter wider than WIDTH, from the ace of spades at the SVG's own size)
         first = _render(exe, svg, "1_spade", 1.0, out)

@@ -1,5 +1,6 @@
 """Shared fixtures of the vision tests: the development decks and an enrolled deck (built once per session)."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,27 +84,34 @@ def desk_photo():
     return load
 
 
-@pytest.fixture(scope="session")
-def aisleriot_deck(tmp_path_factory):
-    """``aisleriot_deck(name)``: the folder of Debian's aisleriot theme ``name`` rendered to one PNG per card, made
-    once per session; the test is skipped where the theme or its renderer (librsvg2-bin, gnome-cards-data) is not
-    installed."""
+def _rendered(tmp_path_factory, kind: str, have: Callable[[], list[str]], write: Callable[[str, str], object],
+              needs: str) -> Callable[[str], Path]:
+    """``deck(name)``: the folder ``write(name, folder)`` renders, made once per session; the test is skipped where
+    ``name`` is not among ``have()`` or rsvg-convert is not installed (``needs``: the Debian packages to name)."""
     import shutil
-
-    from tools import aisleriot
 
     made: dict[str, Path] = {}
 
     def deck(name: str) -> Path:
         if name not in made:
-            if shutil.which("rsvg-convert") is None or name not in aisleriot.themes():
-                pytest.skip(f"needs Debian's librsvg2-bin and gnome-cards-data (the {name} theme)")
-            out = tmp_path_factory.mktemp("aisleriot") / name
-            aisleriot.write_deck(name, str(out))
+            if shutil.which("rsvg-convert") is None or name not in have():
+                pytest.skip(f"needs Debian's librsvg2-bin and {needs} (the {name} {kind})")
+            out = tmp_path_factory.mktemp(kind) / name
+            write(name, str(out))
             made[name] = out
         return made[name]
 
     return deck
+
+
+@pytest.fixture(scope="session")
+def aisleriot_deck(tmp_path_factory):
+    """``aisleriot_deck(name)``: the folder of Debian's aisleriot theme ``name`` rendered to one PNG per card, made
+    once per session; the test is skipped where the theme or its renderer (librsvg2-bin, gnome-cards-data) is not
+    installed."""
+    from tools import aisleriot
+
+    return _rendered(tmp_path_factory, "theme", aisleriot.themes, aisleriot.write_deck, "gnome-cards-data")
 
 
 @pytest.fixture(scope="session")
@@ -111,19 +119,6 @@ def kde_deck(tmp_path_factory):
     """``kde_deck(name)``: the folder of KDE's card deck ``name`` (``tools.kde_decks``: designs nothing was tuned on)
     rendered to one PNG per card, made once per session; the test is skipped where the deck or its renderer
     (librsvg2-bin, kdegames-card-data-kf5) is not installed."""
-    import shutil
-
     from tools import kde_decks
 
-    made: dict[str, Path] = {}
-
-    def deck(name: str) -> Path:
-        if name not in made:
-            if shutil.which("rsvg-convert") is None or name not in kde_decks.decks():
-                pytest.skip(f"needs Debian's librsvg2-bin and kdegames-card-data-kf5 (the {name} deck)")
-            out = tmp_path_factory.mktemp("kde") / name
-            kde_decks.write_deck(name, str(out))
-            made[name] = out
-        return made[name]
-
-    return deck
+    return _rendered(tmp_path_factory, "deck", kde_decks.decks, kde_decks.write_deck, "kdegames-card-data-kf5")
