@@ -532,7 +532,7 @@ JOINT_SUIT_FLOOR = 0.6
 # to the pips' discriminants) a smudged club can look like a spade. KDE's jolly-royal and standard decks (never tuned
 # on, ``tools/kde_decks.py``) had, in 40 of the bench's scenes each, a blurred 7C and 8C named the 7S and 8S and an
 # ace of spades named the AC, each corner 0.72-0.90 on the wrong suit and the joint 0.98-0.99 (generic mode). With
-# spades and clubs named by the corners' own probability: those three unsure, KDE's eight designs 502 -> 480 right
+# spades and clubs named by the corners' own probability: those three unsure, KDE's eight designs 502 -> 492 right
 # reads, and the development photos as they are the same but boxes_train 410 -> 408; blurred
 # (``tools.photo_bench --alter blur``) boxes_train 366 -> 357, boxes_test 100 -> 96. No heart or diamond was named
 # wrong so, and the red pair's joint reads 8 more of boxes_train's blurred cards

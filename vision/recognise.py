@@ -609,8 +609,9 @@ def pile_top(edges_raw: np.ndarray, edges_dil: np.ndarray, contour: np.ndarray, 
         return first
     # (the best is a court's picture frame, card-shaped and edged all round; its card lies round it)
     mid = tuple(map(float, _centre(quads[k])))
-    around = [i for i, q in enumerate(quads) if abs(cv2.contourArea(q) / card_area - 1) < PILE_AROUND_TOLERANCE
-              and cv2.contourArea(q) > least and cv2.pointPolygonTest(q, mid, False) > 0]
+    areas = [cv2.contourArea(q) for q in quads]
+    around = [i for i, q in enumerate(quads) if abs(areas[i] / card_area - 1) < PILE_AROUND_TOLERANCE
+              and areas[i] > least and cv2.pointPolygonTest(q, mid, False) > 0]
     if not around or scores[around].max() < PILE_AROUND_SCORE:
         return first[1:]
     return top(around) + first[1:]
@@ -2684,7 +2685,9 @@ class Recogniser:
         # the templates name the rank past the bar and only a card of another suit comes near: the suit is then
         # the network's to confirm (``_rank_by_templates``)
         ranked = not ok and not vetoed and self.cross_check and self._rank_by_templates(label, score, by_rival)
-        if not ok and self.cross_check and label != "back" and (agreeable or self.falls_back or ranked):
+        # (a vetoed match, neither agreeable nor ranked, stays unsure: ``VETO_LEAVES_UNSURE``)
+        if (not ok and self.cross_check and label != "back" and not (vetoed and VETO_LEAVES_UNSURE)
+                and (agreeable or self.falls_back or ranked)):
             # (the card as the generic mode cuts it, and its corners' reading: made once for the uses below)
             g_card, g_big = as_generic() if as_generic is not None else (card, big)
             ir = index_net.read_corners(g_card if g_big is None else g_big)
@@ -2697,9 +2700,8 @@ class Recogniser:
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
             # the card as cut for the templates, vetoed that match)
-            misnames = self.templates.index_misnames
             if (agreeable and ir.agree and ir.code == label and min(ir.p_rank, ir.p_suit) >= AGREE_P
-                    and ir.suit_share >= AGREE_SHARE and label[0] not in misnames):
+                    and ir.suit_share >= AGREE_SHARE and label[0] not in self.templates.index_misnames):
                 return label, score, margin, True, None
             if self.falls_back:
                 # the templates are unsure (an ace in front of a monitor's glow, a two and a three one pip apart):
@@ -2713,11 +2715,14 @@ class Recogniser:
                 # clubs the network reads as spades, and a blurred 8C, matched as the 8S below the bar with the 8C
                 # second, was named the 8S so, scene 500021)
                 n = index_net.read_generic(g_card, g_big, ir=ir)
-                if (index_net.accepts(n, self.net_thresholds) and n.label in nearest
-                        and n.label[0] not in misnames and self._suit_named_rightly(n.label)
-                        and not (vetoed and VETO_LEAVES_UNSURE)):
+                if index_net.accepts(n, self.net_thresholds) and n.label in nearest and self._may_name(n.label):
                     return n.label, n.score, n.score, True, n
         return label, score, margin, ok, None
+
+    def _may_name(self, label: str) -> bool:
+        """Whether the network may name the card ``label`` for this deck: it gave neither its rank nor its suit to the
+        deck's cards of another at enrollment (``vision.deck.index_test``)."""
+        return label[0] not in self.templates.index_misnames and self._suit_named_rightly(label)
 
     def _suit_named_rightly(self, label: str) -> bool:
         """Whether the network named no card of this deck of another suit ``label``'s suit at enrollment
@@ -2733,7 +2738,7 @@ class Recogniser:
         (``vision.deck.index_test``)."""
         if not _standard_card(label):
             return False
-        if label[0] in self.templates.index_misnames or not self._suit_named_rightly(label):
+        if not self._may_name(label):
             return False
         same, other = [1.0], [1.0]
         for k, d in by_rival.items():
@@ -2944,7 +2949,7 @@ class Recogniser:
         seen = label != "?"
         if not ok or label not in self.templates.labels or not _standard_card(label):
             return None, seen
-        if label[0] in self.templates.index_misnames or not self._suit_named_rightly(label):
+        if not self._may_name(label):
             return None, seen
         nearest: list[str] = []
         first, t_score, t_margin = match(self.templates, self._cut(frame, q.pts)[0], self.use_face, self.same,
@@ -3025,7 +3030,8 @@ class Recogniser:
                 # them, as the one above may, lost three of boxes_test's cards found as they are photographed)
                 again = _find_scaled(frame, s * SMALL_FRAME_UPSCALE, card_area, exclude, whole_image, any_surface,
                                      camera=camera)
-                quads = quads + [a for a in again if a.whole > 0.9 and not _overlaps(a.pts, [q.pts for q in quads])]
+                have = [q.pts for q in quads]
+                quads = quads + [a for a in again if a.whole > 0.9 and not _overlaps(a.pts, have)]
         if whole_image:
             quads = _upright_in_plane(quads, (frame.shape[1] / 2, frame.shape[0] / 2))
         elif camera is not None:
@@ -3264,7 +3270,7 @@ ENROLLED_READS_GENERIC = True
 # a card the enrolled templates name past their thresholds and the corner network vetoes (sure of another card) is
 # left unsure: neither the network's reading nor the generic mode's names it instead. Two readers each sure of a
 # different card cannot both be right, and nothing tells which: a drawn design never tuned on (KDE's "standard",
-# kdegames-card-data) had its ace of spades, a large ornate spade in the middle, matched as the AS at 0.93 / margin
+# kdegames-card-data) had its ace of spades, a large ornate spade in the middle, matched as the AS at 0.92 / margin
 # 0.70, its small corner spades read by the network as clubs at 0.85-0.89, and the enrolled mode named it the AC
 # (scene 500023); the network's side had been taken since session 13 for blurred neoclassical clubs matched as spades
 VETO_LEAVES_UNSURE = True

@@ -9,14 +9,13 @@ from vision import deck as decklib
 from vision import recognise
 
 
-def _read_as(deck_dir, seed: int, code: str) -> str | None:
-    """What the enrolled mode names the whole card ``code`` of the bench's scene ``seed`` of the deck ``deck_dir``."""
-    images = synth.load_deck(str(deck_dir))
-    scene = synth.random_scene(images, seed, n_cards=7)
-    card = next(c for c in scene.cards if c.code == code)
-    reads = recognise.Recogniser(decklib.enroll_dir(str(deck_dir))).identify(scene.image)
-    best = max(reads, key=lambda r: recognise._iou(r.quad, card.quad.astype(np.float32)))
-    assert recognise._iou(best.quad, card.quad.astype(np.float32)) > 0.8  # (found: only its name is in question)
+def _read_as(deck_dir, seed: int, code: str, deck: decklib.Deck | None) -> str | None:
+    """What the recogniser of ``deck`` (None: the generic mode) names the whole card ``code`` of the bench's scene
+    ``seed`` of the design in ``deck_dir``."""
+    scene = synth.random_scene(synth.load_deck(str(deck_dir)), seed, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+    best = max(recognise.Recogniser(deck).identify(scene.image), key=lambda r: recognise._iou(r.quad, truth))
+    assert recognise._iou(best.quad, truth) > 0.8  # (found: only its name is in question)
     return best.code
 
 
@@ -27,13 +26,14 @@ def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_deck, monkeypatch):
     both be right: unsure (``VETO_LEAVES_UNSURE``)."""
     from vision import index_net
 
-    deck = kde_deck("standard")
-    assert _read_as(deck, 500023, "AS") is None
+    folder = kde_deck("standard")
+    deck = decklib.enroll_dir(str(folder))
+    assert _read_as(folder, 500023, "AS", deck) is None
     # (the network's reading that named it: two corners each 0.85-0.89 on the club, joint within the black pair)
     monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
-    assert _read_as(deck, 500023, "AS") is None
+    assert _read_as(folder, 500023, "AS", deck) is None
     monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
-    assert _read_as(deck, 500023, "AS") == "AC"
+    assert _read_as(folder, 500023, "AS", deck) == "AC"
 
 
 def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_deck, monkeypatch):
@@ -42,14 +42,15 @@ def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_de
     was named the 8S by the network's reading; a spade is not the network's to name for this deck: unsure."""
     from vision import index_net
 
-    deck = kde_deck("jolly-royal")
-    assert "S" in decklib.enroll_dir(str(deck)).templates.index_suit_misnames
-    assert _read_as(deck, 500021, "8C") is None
+    folder = kde_deck("jolly-royal")
+    deck = decklib.enroll_dir(str(folder))
+    assert "S" in deck.templates.index_suit_misnames
+    assert _read_as(folder, 500021, "8C", deck) is None
     # (the network's reading that named it: two corners on the spade at 0.89 and 0.72, joint within the black pair)
     monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
-    assert _read_as(deck, 500021, "8C") is None
+    assert _read_as(folder, 500021, "8C", deck) is None
     monkeypatch.setattr(recognise.Recogniser, "_suit_named_rightly", lambda self, label: True)
-    assert _read_as(deck, 500021, "8C") == "8S"
+    assert _read_as(folder, 500021, "8C", deck) == "8S"
 
 
 def test_a_kde_deck_renders_to_a_whole_deck_folder(kde_deck):
@@ -83,15 +84,6 @@ def test_two_corners_smudged_alike_do_not_make_a_black_suit_sure(kde_deck, monke
     from vision import index_net
 
     deck = kde_deck("jolly-royal")
-    scene = synth.random_scene(synth.load_deck(str(deck)), 500029, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == "7C").quad.astype(np.float32)
-
-    def read() -> str | None:
-        reads = recognise.Recogniser().identify(scene.image)
-        best = max(reads, key=lambda r: recognise._iou(r.quad, truth))
-        assert recognise._iou(best.quad, truth) > 0.8
-        return best.code
-
-    assert read() is None
+    assert _read_as(deck, 500029, "7C", None) is None
     monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
-    assert read() == "7S"
+    assert _read_as(deck, 500029, "7C", None) == "7S"
