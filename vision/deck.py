@@ -115,7 +115,7 @@ class Deck:
         meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
                 "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted,
                 "index_misnames": t.index_misnames, "index_suit_misnames": t.index_suit_misnames,
-                "canonical": [rc.CW, rc.CH]}
+                "index_side": t.index_side, "canonical": [rc.CW, rc.CH]}
         with open(path, "wb") as f:
             extra = {} if t.joker is None else {"joker": t.joker.astype(np.float32)}
             np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
@@ -143,21 +143,69 @@ class Deck:
         # (and before its test of suits: none left to the network)
         suits = meta.get("index_suit_misnames")
         tpl.index_suit_misnames = None if suits is None else str(suits)
+        # (and before the index's side was measured: the left, the only one read then)
+        side = str(meta.get("index_side", "left"))
+        if side not in rc.INDEX_SIDES:
+            raise EnrollError(f"deck file {path}: index side {side!r} is not one of {', '.join(rc.INDEX_SIDES)}")
+        tpl.index_side = side
         return cls(meta["name"], meta["codes"], tpl, meta["report"])
 
 
+# a card's corner "tells its rank" when no template of a card of another rank correlates with it at RANK_BLIND or
+# more. The index's corner does for nearly every card (at most 29 % of any of 43 drawn designs' cards fail); the other
+# top corner fails for most (54-100 %: the ace to the three have no ink there). KDE's oxygen designs print the rank top
+# right (oxygen-white the suit top left): there the left corner fails for 71-94 % of the cards, the right one for
+# 0-37 %.
+RANK_BLIND = 0.97
+# the templates take the whole top strip (``rc.INDEX_SIDES``) where the top-left corner fails for at least this share
+# of the cards and the top-right one for at most half as many. (The strip rather than the right corner alone: with
+# the right corner, oxygen-white's hearts and diamonds, their suit top left, lost their margin - 171 -> 150 right reads
+# in 40 of the bench's scenes; with the strip 172, oxygen-air 146 -> 170, oxygen 152 either way)
+TOP_STRIP_NEEDS = 0.5
+
+
+def _rank_blind_share(labels: list[str], corners: np.ndarray) -> float:
+    """The share of the cards (jokers and the back left out) whose corner region a template of a card of another
+    rank matches at ``RANK_BLIND`` or better (one correlation of the whole regions: their places are the same)."""
+    keep = [i for i, c in enumerate(labels) if c in FULL[:52]]
+    if len(keep) < 2:
+        return 0.0
+    v = corners[keep].reshape(len(keep), -1).astype(np.float64)
+    v -= v.mean(axis=1, keepdims=True)
+    v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+    corr = v @ v.T
+    ranks = np.array([labels[i][0] for i in keep])
+    corr[ranks[:, None] == ranks[None, :]] = -1.0
+    return float((corr.max(axis=1) >= RANK_BLIND).mean())
+
+
+def index_side(labels: list[str], left: np.ndarray, right: np.ndarray) -> str:
+    """Where the corner templates look for the deck's index (``rc.INDEX_SIDES``), from the templates of its top-left
+    and its top-right corner (the right one mirrored): the top-left corner, unless it cannot tell most cards' ranks
+    apart and the top-right one can (``RANK_BLIND``, ``TOP_STRIP_NEEDS``): then the whole top strip."""
+    on_left, on_right = _rank_blind_share(labels, left), _rank_blind_share(labels, right)
+    return "top" if on_left >= TOP_STRIP_NEEDS and on_right <= on_left / 2 else "left"
+
+
 def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
-    labels, faces, corners = [], [], []
+    """The deck's templates: each card's face, and the region of its top where the deck prints its index
+    (``index_side``)."""
+    labels, faces = [], []
+    by_side: dict[str, list[np.ndarray]] = {s: [] for s in rc.INDEX_SIDES}
+    right = []
     jokers: dict[str, np.ndarray] = {}
     for code, img in images.items():
         card = rc.canonical_card(img)
         labels.append(code)
         faces.append(rc.face_feature(card))
-        corners.append(rc.corner_template(card))
+        for s in rc.INDEX_SIDES:
+            by_side[s].append(rc.corner_template(card, s))
+        right.append(rc.corner_template(card[:, ::-1], "left"))
         if code in ("BJ", "LJ"):
             jokers[code] = rc.joker_feature(card)
     joker = np.stack([jokers["BJ"], jokers["LJ"]]) if len(jokers) == 2 else None
-    return rc.Templates(labels, np.stack(faces), np.stack(corners), joker=joker)
+    side = index_side(labels, np.stack(by_side["left"]), np.stack(right))
+    return rc.Templates(labels, np.stack(faces), np.stack(by_side[side]), joker=joker, index_side=side)
 
 
 def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:

@@ -2343,29 +2343,40 @@ def _ink(img: np.ndarray) -> np.ndarray:
     return np.dstack([255 - f.mean(axis=2), np.clip(r - (b + g) / 2, 0, 255) * 1.5])
 
 
-def corner_query(card: np.ndarray) -> np.ndarray:
+# where on an upright card the corner templates look for a deck's index: the top-left corner (``CORNER_BOX``), as
+# most decks print it, or the whole top strip, for a deck that prints it elsewhere (KDE's oxygen designs: the rank top
+# right, the suit top left); enrollment finds which (``vision.deck.index_side``)
+INDEX_SIDES = ("left", "top")
+
+
+def _index_region(card: np.ndarray, side: str, pad: int) -> np.ndarray:
+    """The region of ``side`` (``INDEX_SIDES``) the corner templates hold, widened by ``pad`` pixels inward (a
+    query, > 0) or narrowed by -``pad`` on its outer edges (a template, < 0); the top strip pads sideways within
+    the card."""
+    x0, y0, x1, y1 = CORNER_BOX
+    if side == "left":
+        return card[0 : int(y1 * CH) + pad, 0 : int(x1 * CW) + pad] if pad >= 0 else card[-pad : int(y1 * CH),
+                                                                                          -pad : int(x1 * CW)]
+    if side == "top":
+        return card[0 : int(y1 * CH) + pad, :] if pad >= 0 else card[-pad : int(y1 * CH), -pad : CW + pad]
+    raise ValueError(f"index side {side!r}: not one of {', '.join(INDEX_SIDES)}")
+
+
+def corner_query(card: np.ndarray, side: str = "left") -> np.ndarray:
     """The corner region of a detected card, a little larger than the template so small misalignments are searched."""
-    x0, y0, x1, y1 = CORNER_BOX
-    crop = card[0 : int(y1 * CH) + SHIFT, 0 : int(x1 * CW) + SHIFT]
-    return cv2.GaussianBlur(_ink(crop), (3, 3), 0)
+    return cv2.GaussianBlur(_ink(_index_region(card, side, SHIFT)), (3, 3), 0)
 
 
-def corner_template(card: np.ndarray) -> np.ndarray:
+def corner_template(card: np.ndarray, side: str = "left") -> np.ndarray:
     """The corner region of an enrolled card, inset by SHIFT on each side."""
-    x0, y0, x1, y1 = CORNER_BOX
-    crop = card[SHIFT : int(y1 * CH), SHIFT : int(x1 * CW)]
-    return cv2.GaussianBlur(_ink(crop), (3, 3), 0)
+    return cv2.GaussianBlur(_ink(_index_region(card, side, -SHIFT)), (3, 3), 0)
 
 
-def corner_feature(card: np.ndarray) -> np.ndarray:
-    """The corner template flattened (kept for the enrolled file format); see ``corner_template``."""
-    return corner_template(card).ravel()
-
-
-def card_features(card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+def card_features(card: np.ndarray, side: str = "left") -> tuple[np.ndarray, list[np.ndarray]]:
     """Face features (2, D) and corner queries of a rectified card in both orientations (0 and 180 degrees)."""
     flipped = cv2.rotate(card, cv2.ROTATE_180)
-    return (np.stack([face_feature(card), face_feature(flipped)]), [corner_query(card), corner_query(flipped)])
+    return (np.stack([face_feature(card), face_feature(flipped)]),
+            [corner_query(card, side), corner_query(flipped, side)])
 
 
 def canonical_card(img: np.ndarray) -> np.ndarray:
@@ -2447,6 +2458,8 @@ class Templates:
     # the suits it gave to this deck's cards of another suit there (None: not measured, a deck file enrolled before
     # that test): the enrolled mode never leaves those suits to the network (``Recogniser._rank_by_templates``)
     index_suit_misnames: str | None = None
+    # the top corner whose region the corner templates hold (``INDEX_SIDES``; ``vision.deck.index_side``)
+    index_side: str = "left"
 
     @functools.cached_property
     def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
@@ -2553,7 +2566,7 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
     same = same or {}
     if tpl.joker is not None:
         same = {**same, "BJ": "joker", "LJ": "joker"}
-    face, corner = card_features(card)
+    face, corner = card_features(card, tpl.index_side)
     table, loc = _score_table(tpl, face, corner, use_face, shortlist=14)
     best_o = table.argmax(axis=0)
     scores = table.max(axis=0)

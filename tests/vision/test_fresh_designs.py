@@ -87,3 +87,48 @@ def test_two_corners_smudged_alike_do_not_make_a_black_suit_sure(kde_deck, monke
     assert _read_as(deck, 500029, "7C", None) is None
     monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
     assert _read_as(deck, 500029, "7C", None) == "7S"
+
+
+def test_a_deck_whose_index_is_top_right_is_matched_along_its_top_strip(kde_deck, monkeypatch, tmp_path):
+    """KDE's oxygen designs print the rank in the top right corner (oxygen-white the suit top left). The corner
+    templates of the top left held no rank, and most of the deck's cards matched a card of another rank there at
+    0.97 or more; enrollment now finds that and matches the whole top strip (``decklib.index_side``). Scene 500005's
+    king of hearts matched at 0.53 by the top-left corner (unsure) and is read. Kept in the deck file."""
+    import json
+
+    folder = kde_deck("oxygen-air")
+    images = synth.load_deck(str(folder))
+    deck = decklib.enroll_images(images, "oxygen-air", "oxygen-air")
+    assert deck.templates.index_side == "top"
+    assert _read_as(folder, 500005, "KH", deck) == "KH"
+    path = str(tmp_path / "oxygen-air.npz")
+    deck.save(path)
+    assert decklib.Deck.load(path).templates.index_side == "top"
+    # (a file from before the side was measured loads as the top-left corner; a side nobody wrote is refused)
+    with np.load(path) as z:
+        files = {k: z[k] for k in z.files}
+    meta = json.loads(str(files["meta"]))
+    for side, loads in ((None, "left"), ("bottom", None)):
+        if side is None:
+            meta.pop("index_side")
+        else:
+            meta["index_side"] = side
+        np.savez_compressed(path, **{**files, "meta": np.array(json.dumps(meta))})
+        if loads is None:
+            with pytest.raises(decklib.EnrollError, match="index side 'bottom' is not one of left, top"):
+                decklib.Deck.load(path)
+        else:
+            assert decklib.Deck.load(path).templates.index_side == loads
+    monkeypatch.setattr(decklib, "TOP_STRIP_NEEDS", 1.01)
+    by_left = decklib.enroll_images(images, "oxygen-air", "oxygen-air")
+    assert by_left.templates.index_side == "left"
+    assert _read_as(folder, 500005, "KH", by_left) is None
+
+
+def test_a_deck_whose_index_is_top_left_keeps_its_corner(kde_deck):
+    """KDE's standard deck (the index top left and bottom right): the top-left corner tells its cards' ranks apart,
+    the top-right one not (the aces to the threes have nothing there)."""
+    images = {c: recognise.canonical_card(img) for c, img in synth.load_deck(str(kde_deck("standard"))).items()}
+    assert decklib.templates_from_images(images).index_side == "left"
+    mirrored = {c: img[:, ::-1].copy() for c, img in images.items()}
+    assert decklib.templates_from_images(mirrored).index_side == "top"
