@@ -71,6 +71,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if "jokers_distinct" in d.report and not d.report["jokers_distinct"]:
         print("note: the two jokers cannot be told apart reliably; a joker will be read as 'joker, unsure which'",
               file=sys.stderr)
+    if d.report.get("index_side", "left") != "left":
+        print("note: these cards have no index in their top-left corner; they are matched along the whole top of the "
+              "card", file=sys.stderr)
     if not d.report.get("index_trusted", True):
         print(f"note: the built-in index reader misread {d.report['index_vetoes']} of {d.report['index_views']} views "
               "of these cards (indices or suit signs of another pattern); this deck is read by its own pictures "

@@ -350,7 +350,8 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
                 dupes.append(f"{a}={b}")
     if dupes:
         raise EnrollError(f"cards in {where} look identical: {', '.join(dupes)} (wrong file names?)")
-    report: dict = {"cards": len(codes), "back": "back" in images, "jokers": "BJ" in codes}
+    report: dict = {"cards": len(codes), "back": "back" in images, "jokers": "BJ" in codes,
+                    "index_side": tpl.index_side}
     if "BJ" in codes:
         report.update(joker_test(use, tpl))
         tpl.jokers_distinct = bool(report["jokers_distinct"])

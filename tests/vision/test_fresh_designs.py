@@ -89,21 +89,25 @@ def test_two_corners_smudged_alike_do_not_make_a_black_suit_sure(kde_deck, monke
     assert _read_as(deck, 500029, "7C", None) == "7S"
 
 
-def test_a_deck_whose_index_is_top_right_is_matched_along_its_top_strip(kde_deck, monkeypatch, tmp_path):
+def test_a_deck_whose_index_is_top_right_is_matched_along_its_top_strip(kde_deck, monkeypatch, tmp_path, capsys):
     """KDE's oxygen designs print the rank in the top right corner (oxygen-white the suit top left). The corner
     templates of the top left held no rank, and most of the deck's cards matched a card of another rank there at
-    0.97 or more; enrollment now finds that and matches the whole top strip (``decklib.index_side``). Scene 500005's
-    king of hearts matched at 0.53 by the top-left corner (unsure) and is read. Kept in the deck file."""
+    0.97 or more; enrollment now finds that and matches the whole top strip (``decklib.index_side``), says so, and
+    keeps it in the deck file. Scene 500005's king of hearts matched at 0.53 by the top-left corner (unsure) and is
+    read."""
     import json
 
+    from cli.main import main
+
     folder = kde_deck("oxygen-air")
-    images = synth.load_deck(str(folder))
-    deck = decklib.enroll_images(images, "oxygen-air", "oxygen-air")
+    path = str(tmp_path / "oxygen-air.npz")
+    assert main(["vision", "enroll", str(folder), "--out", path]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["index_side"] == "top"
+    assert "no index in their top-left corner; they are matched along the whole top of the card" in err
+    deck = decklib.Deck.load(path)
     assert deck.templates.index_side == "top"
     assert _read_as(folder, 500005, "KH", deck) == "KH"
-    path = str(tmp_path / "oxygen-air.npz")
-    deck.save(path)
-    assert decklib.Deck.load(path).templates.index_side == "top"
     # (a file from before the side was measured loads as the top-left corner; a side nobody wrote is refused)
     with np.load(path) as z:
         files = {k: z[k] for k in z.files}
@@ -120,7 +124,7 @@ def test_a_deck_whose_index_is_top_right_is_matched_along_its_top_strip(kde_deck
         else:
             assert decklib.Deck.load(path).templates.index_side == loads
     monkeypatch.setattr(decklib, "TOP_STRIP_NEEDS", 1.01)
-    by_left = decklib.enroll_images(images, "oxygen-air", "oxygen-air")
+    by_left = decklib.enroll_images(synth.load_deck(str(folder)), "oxygen-air", "oxygen-air")
     assert by_left.templates.index_side == "left"
     assert _read_as(folder, 500005, "KH", by_left) is None
 
