@@ -299,13 +299,14 @@ def test_the_host_refuses_forged_and_replayed_frames(sim, dealer):
     assert captured
     forged = bytearray(captured[-1])
     forged[-3] ^= 0x10
-    gen = d._generation
+    # (handed to the host as frames the byte stream delivered, not as bytes: bytes injected while the line is part
+    # way through one of the machine's own frames join it, and that frame and the forged one are both lost as one bad
+    # frame. That happened once, on the emulated firmware with the machine loaded: the forged frame went uncounted,
+    # the replayed one after it counted. The framing's own refusals have tests of their own)
     for body in (bytes(forged), captured[-1]):
-        loop.call_soon_threadsafe(d._on_bytes, gen, encode_frame(body))
+        loop.call_soon_threadsafe(original, body)
     dealer.ping()
-    # (the whole stats on failure: once, on the emulated firmware with the machine loaded, the forged frame went
-    # uncounted - a reconnect between the capture and the injection would drop both frames as another session's)
-    assert d.stats["refused_auth"] == 1 and d.stats["refused_replayed"] == 1, (gen, d._generation, d.stats)
+    assert d.stats["refused_auth"] == 1 and d.stats["refused_replayed"] == 1, d.stats
 
 
 @pytest.mark.timeout(30)
