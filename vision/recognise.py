@@ -2888,10 +2888,26 @@ class Recogniser:
         about 1,000 scenes of the tuning decks), while the network, trained on blurred indices of many designs, named
         the club. Where the two cues disagree this surely the card is unsure: the price, the network's own sure suit
         errors, was 5 of 1,183 right reads on the tuning decks and 4 of 674 on the drawn held-out ones (60 scenes
-        each)."""
+        each). A ground the network was seen to misname on this deck's own cards at enrollment does not count
+        (``_veto_misnamed``, ``VETO_NEEDS_TRUSTED_NAMES``)."""
         if not _standard_card(label):
             return False
-        return index_vetoes(label, index_net.read_corners(card))
+        ir = index_net.read_corners(card)
+        if not index_vetoes(label, ir):
+            return False
+        return not (VETO_NEEDS_TRUSTED_NAMES and self._veto_misnamed(label, ir))
+
+    def _veto_misnamed(self, label: str, ir: index_net.IndexRead) -> bool:
+        """Whether each of the network's grounds for vetoing ``label`` (``index_vetoes``) is a rank or a suit it gave
+        this deck's cards of another at enrollment (``Templates.index_misnames``, ``index_suit_misnames``): the other
+        card both corners name has such a rank or suit, and the other suit they name together is such a suit."""
+        ranks = self.templates.index_misnames
+        suits = self.templates.index_suit_misnames or ""
+        by_code = (ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label
+                   and not (ir.rank != label[0] and ir.rank in ranks)
+                   and not (ir.suit != label[1] and ir.suit in suits))
+        by_suit = ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P and ir.suit not in suits
+        return not (by_code or by_suit)
 
     def _read_found(self, frame: np.ndarray, q: Quad, first: _FirstCut | None, any_surface: bool
                     ) -> tuple[str, float, float, bool, Quad]:
@@ -3362,6 +3378,15 @@ def _seen_card(frame: np.ndarray, q: Quad) -> bool:
     if q.face < SEEN_FACE or q.whole < 0.9:
         return False
     return rim_contrast(frame, q.pts, two_sides=True)[1] >= NET_RIM_CONTRAST
+
+
+# a veto of an enrolled match stands only on what the network reads rightly on the deck's own cards: not where the
+# other card it names has a rank, or the other suit it names a suit, that it gave this deck's cards of another rank
+# or suit at enrollment (``Recogniser._veto_misnamed``). KDE's ancient-egyptians (never tuned on) prints its bottom
+# index upright: the network, turning that corner, reads an upside-down heart as a spade, and its corners' joint
+# suit vetoed right matches of hearts (5H, TH, KH at 0.91-0.96, margins 0.41-0.79) in 6 of 40 scenes - while at
+# enrollment it had named spades among that deck's hearts (``index_suit_misnames`` "SH")
+VETO_NEEDS_TRUSTED_NAMES = True
 
 
 # a card seen obliquely can look wider than long (the far half foreshortened): its outline is turned to start with

@@ -136,3 +136,17 @@ def test_a_deck_whose_index_is_top_left_keeps_its_corner(kde_deck):
     assert decklib.templates_from_images(images).index_side == "left"
     mirrored = {c: img[:, ::-1].copy() for c, img in images.items()}
     assert decklib.templates_from_images(mirrored).index_side == "top"
+
+
+def test_a_veto_on_a_suit_the_network_misnames_for_the_deck_does_not_stand(kde_deck, monkeypatch):
+    """KDE's ancient-egyptians prints its bottom index upright, so the network, turning that corner, sees it upside
+    down: an upside-down heart reads as a spade. At enrollment it named spades among this deck's hearts
+    (``index_suit_misnames`` holds S), yet its corners' joint suit vetoed right matches of hearts: scene 500016's ten
+    of hearts, matched at 0.93, margin 0.64. A veto stands only on what the network reads rightly on the deck's own
+    cards (``VETO_NEEDS_TRUSTED_NAMES``)."""
+    folder = kde_deck("ancient-egyptians")
+    deck = decklib.enroll_dir(str(folder))
+    assert "S" in deck.templates.index_suit_misnames
+    assert _read_as(folder, 500016, "TH", deck) == "TH"
+    monkeypatch.setattr(recognise, "VETO_NEEDS_TRUSTED_NAMES", False)
+    assert _read_as(folder, 500016, "TH", deck) is None
