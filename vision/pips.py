@@ -283,6 +283,32 @@ def notched_suit(p: Pips) -> str:
     return "C" if len(n) >= 3 and n[2] >= CLUB_NOTCH else "S"
 
 
+def club_notched_share(card: np.ndarray) -> float | None:
+    """The share of a number card's pips that show a club's third notch (``CLUB_NOTCH`` or deeper, ``_notches``), or
+    None where no clean pip layout is found: the pips of the first ink level, of ``find_pips``'s, whose cut gives
+    one (so that a level at which pips run into the index, a layout ``find_pips`` itself refuses, is not measured).
+    The notches between a club's leaves outlast a blur that makes its pips' whole shape a spade's to the suit
+    discriminants (``pip_suit``): KDE's oxygen-air's blurred eight of clubs, matched as the spade, shows them on all
+    eight pips (0.11-0.14)."""
+    h, w = card.shape[:2]
+    ink, redness = ink_map(card)
+    fx0, fx1, fy0, fy1 = _field(w, h)
+    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
+    if top < 50:
+        return None
+    for level in (INK_LEVEL, *INK_RETRY):
+        group = _group(ink, max(30.0, level * top))
+        if _pips_of(group, ink, redness, card) is None:
+            continue
+        best, _, lab, _ = group
+        deep = 0
+        for x, y, bw, bh, _, i in (c[:6] for c in best):
+            n = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
+            deep += len(n) >= 3 and n[2] >= CLUB_NOTCH
+        return deep / len(best)
+    return None
+
+
 def _notches(mask: np.ndarray) -> tuple[float, ...]:
     """The depths of a pip's notches - where its outline leaves its convex hull (``cv2.convexityDefects``) - as
     shares of its larger side, deepest first: a spade has two (either side of its stem), a club two more between

@@ -166,3 +166,16 @@ def test_an_aces_notches_tell_a_club_from_a_spade_and_a_heart_from_a_diamond(dec
         for view in (card, card[::-1, ::-1]):
             p = pips.find_pips(np.ascontiguousarray(view))
             assert p is not None and pips.notched_suit(p) == code[1], (design, code, p and p.notches)
+
+
+def test_a_clubs_notches_are_measured_on_the_pips_of_a_clean_layout(paris):
+    """``pips.club_notched_share``: every pip of paris's clubs shows the notch between a club's leaves, none of its
+    spades'. Scene 500028's six of spades is measured at the ink level that gives its clean layout of six: at the
+    first level a pip runs into each index, and those two blobs, notched, had made it look like a club."""
+    for r in "2345":
+        assert pips.club_notched_share(recognise.canonical_card(paris[r + "C"])) == 1.0
+        assert pips.club_notched_share(recognise.canonical_card(paris[r + "S"])) == 0.0
+    scene = synth.random_scene(paris, 500028, n_cards=7)
+    six = next(c for c in scene.cards if c.code == "6S")
+    cut = recognise.reading_cut(scene.image, six.quad.astype(np.float32), False)[0]
+    assert pips.club_notched_share(cut) == 0.0
