@@ -192,22 +192,15 @@ def index_side(labels: list[str], left: np.ndarray, right: np.ndarray) -> str:
 def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
     """The deck's templates: each card's face, and the region of its top where the deck prints its index
     (``index_side``)."""
-    labels, faces = [], []
-    by_side: dict[str, list[np.ndarray]] = {s: [] for s in rc.INDEX_SIDES}
-    right = []
-    jokers: dict[str, np.ndarray] = {}
-    for code, img in images.items():
-        card = rc.canonical_card(img)
-        labels.append(code)
-        faces.append(rc.face_feature(card))
-        for s in rc.INDEX_SIDES:
-            by_side[s].append(rc.corner_template(card, s))
-        right.append(rc.corner_template(card[:, ::-1], "left"))
-        if code in ("BJ", "LJ"):
-            jokers[code] = rc.joker_feature(card)
+    labels = list(images)
+    cards = [rc.canonical_card(img) for img in images.values()]
+    # (the top-right corner mirrored: its region is the top-left one's of the mirrored card)
+    left, right = (np.stack([rc.corner_template(c[:, ::k], "left") for c in cards]) for k in (1, -1))
+    side = index_side(labels, left, right)
+    corners = left if side == "left" else np.stack([rc.corner_template(c, side) for c in cards])
+    jokers = {code: rc.joker_feature(c) for code, c in zip(labels, cards, strict=True) if code in ("BJ", "LJ")}
     joker = np.stack([jokers["BJ"], jokers["LJ"]]) if len(jokers) == 2 else None
-    side = index_side(labels, np.stack(by_side["left"]), np.stack(right))
-    return rc.Templates(labels, np.stack(faces), np.stack(by_side[side]), joker=joker, index_side=side)
+    return rc.Templates(labels, np.stack([rc.face_feature(c) for c in cards]), corners, joker=joker, index_side=side)
 
 
 def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:
