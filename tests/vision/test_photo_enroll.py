@@ -80,12 +80,13 @@ def test_a_deck_enrolled_from_photos_reads_real_photos_without_a_wrong_read(desk
     assert right >= 5
 
 
-def test_a_card_of_another_deck_is_not_named_as_its_lookalike_in_the_enrolled_deck(desk):
+def test_a_card_of_another_deck_is_not_named_as_its_lookalike_in_the_enrolled_deck(desk, monkeypatch):
     """The desk deck enrolled, a photo of another deck on a poker table (a misuse, or a spare deck brought in): its
     4C looked most like the desk deck's 4S, past the enrolled thresholds. The learned corner index, sure of 4C in both
-    corners, makes that read unsure; without the cross-check it is named. (The desk photos' blue cast is left in
-    the templates, as before session 32: with it taken out, as it now is, the templates no longer take that 4C for the
-    4S at all, and there would be nothing for the cross-check to stop.)"""
+    corners, makes that read unsure; so, on its own, do the club's notches its pips show on a deck whose spades have
+    none (``NOTCHED_SPADES_UNSURE``); without both it is named. (The desk photos' blue cast is left in the templates,
+    as before session 32: with it taken out, as it now is, the templates no longer take that 4C for the 4S at all,
+    and there would be nothing for the cross-check to stop.)"""
     from vision import recognise
 
     photo = desk.parent / "poker_table" / "train" / "train_27.jpg"
@@ -100,6 +101,9 @@ def test_a_card_of_another_deck_is_not_named_as_its_lookalike_in_the_enrolled_de
     assert all(c in truth for c in named), named
     unchecked = recognise.Recogniser(d)
     unchecked.cross_check = False
+    assert d.templates.notches_tell_black
+    assert "4S" not in [r.code for r in unchecked.identify(img)]
+    monkeypatch.setattr(recognise, "NOTCHED_SPADES_UNSURE", False)
     assert "4S" in [r.code for r in unchecked.identify(img)]
 
 

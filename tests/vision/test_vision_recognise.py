@@ -163,13 +163,17 @@ def test_a_match_the_network_vetoes_is_left_unsure_whichever_reader_is_right(dec
     assert r is not None and r.code is None and r.label == "2S", r
 
 
-def test_outlines_that_name_different_cards_leave_the_card_unsure(decks_dir):
+def test_outlines_that_name_different_cards_leave_the_card_unsure(decks_dir, monkeypatch):
     """A blurred 3C of a drawn tuning deck: from the outline 5 % larger the templates name it right, from the one 5 %
     smaller the 3S at a margin past the reread's bar. The first sure reading was taken; now their disagreement
-    leaves the card unsure (never the 3S). The templates alone (the network's suit check would veto the 3S too)."""
+    leaves the card unsure (never the 3S). The templates alone (the network's suit check would veto the 3S too, and
+    so does the club's notch its pips show, ``NOTCHED_SPADES_UNSURE``: that outline's 3S is unsure on its own)."""
     enrolled, scene, card = _neoclassical_3c(decks_dir, 500001)
     rec = recognise.Recogniser(enrolled)
     rec.cross_check = False
+    variants = recognise.outline_variants(_match(rec.identify(scene.image), card).quad)
+    assert "3S" not in {v[0] for v in (rec._read_outline(scene.image, q)[:4] for q in variants) if v[3]}
+    monkeypatch.setattr(recognise, "NOTCHED_SPADES_UNSURE", False)
     r = _match(rec.identify(scene.image), card)
     assert r is not None and r.code in (None, "3C"), r
     variants = [rec._read_outline(scene.image, v)[:4] for v in recognise.outline_variants(r.quad)]
