@@ -77,6 +77,13 @@ def render_sheet(path: str, width: int = 13 * 240) -> np.ndarray:
     return sheet
 
 
+def on_white(bgra: np.ndarray) -> np.ndarray:
+    """A BGRA image's transparency laid on white: BGR uint8."""
+    f = bgra.astype(np.float32)
+    alpha = f[..., 3:4] / 255.0
+    return (f[..., :3] * alpha + 255.0 * (1.0 - alpha) + 0.5).astype(np.uint8)
+
+
 def cut_sheet(sheet: np.ndarray) -> dict[str, np.ndarray]:
     """One BGR image per card code (and ``back``) from a 13 x 5 BGRA sheet, transparency laid on white."""
     h, w = sheet.shape[:2]
@@ -89,9 +96,7 @@ def cut_sheet(sheet: np.ndarray) -> dict[str, np.ndarray]:
         names[(4, c)] = name
     out = {}
     for (r, c), name in names.items():
-        cell = sheet[round(r * ch):round((r + 1) * ch), round(c * cw):round((c + 1) * cw)].astype(np.float32)
-        alpha = cell[..., 3:4] / 255.0
-        out[name] = (cell[..., :3] * alpha + 255.0 * (1.0 - alpha) + 0.5).astype(np.uint8)
+        out[name] = on_white(sheet[round(r * ch):round((r + 1) * ch), round(c * cw):round((c + 1) * cw)])
     return out
 
 

@@ -82,12 +82,9 @@ def _render(exe: str, svg: str, element: str, zoom: float, out: str) -> np.ndarr
 
 
 def _on_white(img: np.ndarray) -> np.ndarray:
-    """A BGRA card laid on white and resized to ``WIDTH``."""
-    f = img.astype(np.float32)
-    alpha = f[..., 3:4] / 255.0
-    bgr = (f[..., :3] * alpha + 255.0 * (1.0 - alpha) + 0.5).astype(np.uint8)
-    h, w = bgr.shape[:2]
-    return cv2.resize(bgr, (WIDTH, round(WIDTH * h / w)), interpolation=cv2.INTER_AREA)
+    """A BGRA card laid on white (``aisleriot.on_white``) and resized to ``WIDTH``."""
+    h, w = img.shape[:2]
+    return cv2.resize(aisleriot.on_white(img), (WIDTH, round(WIDTH * h / w)), interpolation=cv2.INTER_AREA)
 
 
 def write_deck(name: str, out_dir: str, directory: str = DECKS_DIR) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import statistics
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -117,27 +118,39 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     the levels it cut (0: none, more than ten, or a clean layout found): a lower bound on a number card's rank that
     a shadow, an object over part of the card or two pips run together do not raise. The group comes from the same
     cuts as the layout, at no extra cost."""
+    cuts = _cuts(card, (level, *retry))
+    first = next(cuts, None)
+    if first is None:
+        return None, 0
+    if first[1] is not None:
+        return first[1], 0
+    groups = [len(first[0][0])]
+    found = []
+    for group, p in cuts:
+        groups.append(len(group[0]))
+        if p is not None:
+            found.append(p)
+    if len({p.count for p in found}) == 1:
+        return found[0], 0
+    # (none found, or the levels count differently: no clean layout)
+    return None, max((k for k in groups if k <= 10), default=0)
+
+
+_Group = tuple[list, list, np.ndarray, int]  # ``_group``'s answer
+
+
+def _cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group, Pips | None]]:
+    """The card's ink cut at each of ``levels`` (shares of the field's darkest ink), as asked for: each cut's
+    ``_group`` and the clean pip layout it gives, or None. Nothing where the field has no ink to speak of."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
     top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
     if top < 50:
-        return None, 0
-    groups: list[int] = []
-
-    def at(k: float) -> Pips | None:
+        return
+    for k in levels:
         group = _group(ink, max(30.0, k * top))
-        groups.append(len(group[0]))
-        return _pips_of(group, ink, redness, card)
-
-    first = at(level)
-    if first is not None:
-        return first, 0
-    found = [p for p in (at(k) for k in retry) if p is not None]
-    if len({p.count for p in found}) == 1:
-        return found[0], 0
-    # (none found, or the levels count differently: no clean layout)
-    return None, max((k for k in groups if k <= 10), default=0)
+        yield group, _pips_of(group, ink, redness, card)
 
 
 @functools.lru_cache(maxsize=16)
@@ -290,15 +303,8 @@ def club_notched_share(card: np.ndarray) -> float | None:
     The notches between a club's leaves outlast a blur that makes its pips' whole shape a spade's to the suit
     discriminants (``pip_suit``): KDE's oxygen-air's blurred eight of clubs, matched as the spade, shows them on all
     eight pips (0.11-0.14)."""
-    h, w = card.shape[:2]
-    ink, redness = ink_map(card)
-    fx0, fx1, fy0, fy1 = _field(w, h)
-    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
-    if top < 50:
-        return None
-    for level in (INK_LEVEL, *INK_RETRY):
-        group = _group(ink, max(30.0, level * top))
-        if _pips_of(group, ink, redness, card) is None:
+    for group, layout in _cuts(card, (INK_LEVEL, *INK_RETRY)):
+        if layout is None:
             continue
         best, _, lab, _ = group
         deep = 0

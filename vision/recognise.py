@@ -2353,13 +2353,13 @@ def _index_region(card: np.ndarray, side: str, pad: int) -> np.ndarray:
     """The region of ``side`` (``INDEX_SIDES``) the corner templates hold, widened by ``pad`` pixels inward (a
     query, > 0) or narrowed by -``pad`` on its outer edges (a template, < 0); the top strip pads sideways within
     the card."""
-    x0, y0, x1, y1 = CORNER_BOX
-    if side == "left":
-        return card[0 : int(y1 * CH) + pad, 0 : int(x1 * CW) + pad] if pad >= 0 else card[-pad : int(y1 * CH),
-                                                                                          -pad : int(x1 * CW)]
-    if side == "top":
-        return card[0 : int(y1 * CH) + pad, :] if pad >= 0 else card[-pad : int(y1 * CH), -pad : CW + pad]
-    raise ValueError(f"index side {side!r}: not one of {', '.join(INDEX_SIDES)}")
+    if side not in INDEX_SIDES:
+        raise ValueError(f"index side {side!r}: not one of {', '.join(INDEX_SIDES)}")
+    bottom = int(CORNER_BOX[3] * CH)
+    if side == "top":  # (the strip's right edge is the card's: a query reaches it, a template stops short of it)
+        return card[: bottom + pad] if pad >= 0 else card[-pad:bottom, -pad : CW + pad]
+    right = int(CORNER_BOX[2] * CW)
+    return card[: bottom + pad, : right + pad] if pad >= 0 else card[-pad:bottom, -pad:right]
 
 
 def corner_query(card: np.ndarray, side: str = "left") -> np.ndarray:
@@ -2909,25 +2909,13 @@ class Recogniser:
         the club. Where the two cues disagree this surely the card is unsure: the price, the network's own sure suit
         errors, was 5 of 1,183 right reads on the tuning decks and 4 of 674 on the drawn held-out ones (60 scenes
         each). A ground the network was seen to misname on this deck's own cards at enrollment does not count
-        (``_veto_misnamed``, ``VETO_NEEDS_TRUSTED_NAMES``)."""
+        (``index_vetoes``' misnames, ``VETO_NEEDS_TRUSTED_NAMES``)."""
         if not _standard_card(label):
             return False
         ir = index_net.read_corners(card)
-        if not index_vetoes(label, ir):
-            return False
-        return not (VETO_NEEDS_TRUSTED_NAMES and self._veto_misnamed(label, ir))
-
-    def _veto_misnamed(self, label: str, ir: index_net.IndexRead) -> bool:
-        """Whether each of the network's grounds for vetoing ``label`` (``index_vetoes``) is a rank or a suit it gave
-        this deck's cards of another at enrollment (``Templates.index_misnames``, ``index_suit_misnames``): the other
-        card both corners name has such a rank or suit, and the other suit they name together is such a suit."""
-        ranks = self.templates.index_misnames
-        suits = self.templates.index_suit_misnames or ""
-        by_code = (ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label
-                   and not (ir.rank != label[0] and ir.rank in ranks)
-                   and not (ir.suit != label[1] and ir.suit in suits))
-        by_suit = ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P and ir.suit not in suits
-        return not (by_code or by_suit)
+        if not VETO_NEEDS_TRUSTED_NAMES:
+            return index_vetoes(label, ir)
+        return index_vetoes(label, ir, self.templates.index_misnames, self.templates.index_suit_misnames or "")
 
     def _read_found(self, frame: np.ndarray, q: Quad, first: _FirstCut | None, any_surface: bool
                     ) -> tuple[str, float, float, bool, Quad]:
@@ -3376,17 +3364,20 @@ def _suit_seen(ir: index_net.IndexRead, suit: str) -> bool:
     return all(c.suit == suit and c.p_suit >= SUIT_SEEN_P for c in ir.corners) and ir.suit in (suit, "-")
 
 
-def index_vetoes(label: str, ir: index_net.IndexRead) -> bool:
+def index_vetoes(label: str, ir: index_net.IndexRead, ranks: str = "", suits: str = "") -> bool:
     """Whether the corner network's reading ``ir`` of a card contradicts the enrolled read ``label`` (a standard
     card's code): both corners agree on another code, each at >= ``CROSS_CHECK_P``, or the corners together name
     another suit at that share (``Recogniser.contradicted``; enrollment measures it on the deck's own cards,
-    ``vision.deck.index_test``)."""
-    if ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label:
+    ``vision.deck.index_test``). Neither ground counts where the other rank it names is among ``ranks``, or the other
+    suit among ``suits``: those the network gave the deck's cards of another at enrollment
+    (``VETO_NEEDS_TRUSTED_NAMES``)."""
+    if (ir.agree and min(ir.p_rank, ir.p_suit) >= CROSS_CHECK_P and ir.code != label
+            and not (ir.rank != label[0] and ir.rank in ranks) and not (ir.suit != label[1] and ir.suit in suits)):
         return True
     # (the suit's share of two corners, neither sure alone, is needed: a veto that asked one corner to be sure
     # (session 13) gave back right reads of designs whose suit signs the network knows poorly, but let a blurred
     # neoclassical 2C through as the 2S, matched again from another outline at margin 0.76, scene 500045)
-    return ir.suit not in ("-", label[1]) and ir.suit_share >= CROSS_CHECK_P
+    return ir.suit not in ("-", label[1]) and ir.suit not in suits and ir.suit_share >= CROSS_CHECK_P
 
 
 def _seen_card(frame: np.ndarray, q: Quad) -> bool:
@@ -3411,10 +3402,10 @@ CLUB_NOTCHED_SHARE = 0.5
 
 # a veto of an enrolled match stands only on what the network reads rightly on the deck's own cards: not where the
 # other card it names has a rank, or the other suit it names a suit, that it gave this deck's cards of another rank
-# or suit at enrollment (``Recogniser._veto_misnamed``). KDE's ancient-egyptians (never tuned on) prints its bottom
-# index upright: the network, turning that corner, reads an upside-down heart as a spade, and its corners' joint
-# suit vetoed right matches of hearts (5H, TH, KH at 0.91-0.96, margins 0.41-0.79) in 6 of 40 scenes - while at
-# enrollment it had named spades among that deck's hearts (``index_suit_misnames`` "SH")
+# or suit at enrollment (``index_vetoes``, given the deck's misnames). KDE's ancient-egyptians (never tuned on)
+# prints its bottom index upright: the network, turning that corner, reads an upside-down heart as a spade, and its
+# corners' joint suit vetoed right matches of hearts (5H, TH, KH at 0.91-0.96, margins 0.41-0.79) in 6 of 40
+# scenes - while at enrollment it had named spades among that deck's hearts (``index_suit_misnames`` "SH")
 VETO_NEEDS_TRUSTED_NAMES = True
 
 

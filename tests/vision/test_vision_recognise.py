@@ -564,20 +564,17 @@ def test_a_covered_card_whose_other_corner_shows_a_strip_of_table_is_read_again(
 
 
 def test_a_veto_stands_only_on_ranks_and_suits_the_network_reads_rightly_on_the_deck():
-    """``Recogniser._veto_misnamed``: the other card the corners agree on, or the other suit they name together, is
-    set aside where enrollment found the network giving that rank or suit to the deck's cards of another."""
-    from types import SimpleNamespace
+    """``index_vetoes`` given the deck's misnames: the other card the corners agree on, or the other suit they name
+    together, is set aside where enrollment found the network giving that rank or suit to the deck's cards of
+    another (``Recogniser.contradicted`` passes them, ``VETO_NEEDS_TRUSTED_NAMES``)."""
 
     def corners_read(code: str, share: float = 0.99) -> index_net.IndexRead:
         probs = np.zeros(len(index_net.RANKS), np.float32), np.zeros(len(index_net.SUITS), np.float32)
         c = index_net.CornerRead(code[0], code[1], 0.99, 0.99, *probs)
         return index_net.IndexRead(code[0], code[1], 0.99, 0.99, True, [c, c], share)
 
-    tpl = recognise.Templates(["9H"], np.zeros((1, 4), np.float32), np.zeros((1, 4, 4, 2), np.float32))
-    rec = recognise.Recogniser(SimpleNamespace(templates=tpl))
     for ranks, suits, read, misnamed in (("", "", "6H", False), ("6", "", "6H", True), ("9", "", "6H", False),
                                          ("", "S", "9S", True), ("", "D", "9S", False), ("6", "S", "6D", False)):
-        tpl.index_misnames, tpl.index_suit_misnames = ranks, suits
         ir = corners_read(read)
         assert recognise.index_vetoes("9H", ir)
-        assert rec._veto_misnamed("9H", ir) is misnamed, (ranks, suits, read)
+        assert recognise.index_vetoes("9H", ir, ranks, suits) is not misnamed, (ranks, suits, read)
