@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from tools import train_index as ti
+from tools import training_outlines as to
 from vision import finder_net as fn
 
 SCENE = (256, 192)  # (width, height) of a training scene
@@ -58,9 +59,9 @@ def _card_images(sources: list[dict]) -> list[list[np.ndarray]]:
     return decks
 
 
-def _photo_targets(photos_root: str) -> list[dict]:
-    """The training photographs: image (at most 1920 px), the whole cards the finder found there (quads), and the
-    labelled boxes it did not find (ignored by the loss)."""
+def _photo_targets(photos_root: str, outlines: to.Outlines) -> list[dict]:
+    """The training photographs: image (at most 1920 px), the whole cards the finder found there (quads, from
+    ``outlines``: ``tools/training_outlines.py``), and the labelled boxes it did not find (ignored by the loss)."""
     from tools import photo_bench as pb
 
     out = []
@@ -69,24 +70,25 @@ def _photo_targets(photos_root: str) -> list[dict]:
         for photo in pb.from_voc(folder, "boxes_train").photos:
             img, scale = pb.load_photo(photo.path, 1920)
             boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes or []]
-            found, missed = _match(img, boxes)
+            quads = [q * np.float32(scale) for q in outlines.whole(to.BOXES, os.path.basename(photo.path))]
+            found, missed = _match(quads, boxes)
             out.append({"img": img, "quads": found, "ignore": missed})
     tpl = os.path.join(photos_root, "desk", "template")
     if os.path.isdir(tpl):
         for name in sorted(os.listdir(tpl)):
-            img, _ = pb.load_photo(os.path.join(tpl, name), 1920)
-            quads = [q.astype(np.float32) for q in ti.whole_cards(img)]
+            img, scale = pb.load_photo(os.path.join(tpl, name), 1920)
+            quads = [q * np.float32(scale) for q in outlines.whole(to.DESK, name)]
             whole = sorted(quads, key=lambda q: -cv2.contourArea(q))[:1]  # one card per photo: the largest
             out.append({"img": img, "quads": whole, "ignore": []})
     return out
 
 
-def _match(img: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> tuple[list[np.ndarray], list]:
-    """The whole cards the hand-drawn views find in a photo whose outline's box overlaps a labelled box at IoU >= 0.5,
-    and the labelled boxes none overlaps so."""
+def _match(quads: list[np.ndarray], boxes: list[tuple[float, float, float, float]]
+           ) -> tuple[list[np.ndarray], list]:
+    """Of the whole cards found in a photo (``quads``), those whose outline's box overlaps a labelled box at
+    IoU >= 0.5, and the labelled boxes none overlaps so."""
     from tools import photo_bench as pb
 
-    quads = [q.astype(np.float32) for q in ti.whole_cards(img)]
     qboxes = [(float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())) for q in quads]
     used, missed = set(), []
     for b in boxes:
@@ -535,15 +537,17 @@ def export(model: Any, path: str) -> None:
 
 
 def run(decks_root: str, photos_root: str | None, out: str, scenes: int = 6000, steps: int = 3000, seed: int = 1,
-        workers: int = 2, progress: Callable[[str], None] = print) -> dict:
-    """Make the data, train, export to ``out``; returns a summary."""
+        workers: int = 2, progress: Callable[[str], None] = print, outlines: to.Outlines | None = None) -> dict:
+    """Make the data, train, export to ``out``; returns a summary. ``outlines``: the training photos' card outlines
+    (default: ``tools/training_outlines.json``)."""
     import torch
 
     torch.set_num_threads(workers)
     t = time.time()
-    sources = ti.load_sources(decks_root, photos_root, ti.TRAIN_THEMES, ti.TRAIN_DRAWN)
+    outlines = outlines or to.load()
+    sources = ti.load_sources(decks_root, photos_root, ti.TRAIN_THEMES, ti.TRAIN_DRAWN, outlines=outlines)
     decks = _card_images(sources)
-    photos = _photo_targets(photos_root) if photos_root else []
+    photos = _photo_targets(photos_root, outlines) if photos_root else []
     surfaces = _surfaces(photos, photos_root) if photos_root else []
     progress(f"sources: {len(decks)} designs, {len(photos)} photos, {len(surfaces)} surfaces "
              f"({time.time() - t:.0f} s)")

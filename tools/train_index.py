@@ -3,12 +3,13 @@
 Data: corners cut, the way the product cuts them, from synthetic camera views of card designs - the tuning decks of
 ``../shared/decks`` (the held-out three are left out), a set of Debian's aisleriot themes (rendered with
 ``tools/aisleriot.py``) and the development desk photos of one card each (``../shared/photos/desk/template``, each card
-found and rectified by the product's finder). A view puts one card on a random plain or textured surface under a
-random homography (any rotation, perspective), at a random size down to a card 55 px wide, lights it (gradient, colour
-cast, glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again with a jittered outline (the finder's
-error) and rectifies it with ``vision.recognise.rectify_for_reading`` (at twice the size when the product would).
-Suits are recoloured at random (the ink's channels permuted, so red ink becomes blue or green, as in four-colour decks).
-The 'no index' class: the corners of backs and jokers, the middle of the cards (pictures, pips), bare surface.
+cut along the outline the product's finder gave it, kept in ``tools/training_outlines.json``). A view puts one card on a
+random plain or textured surface under a random homography (any rotation, perspective), at a random size down to a card
+55 px wide, lights it (gradient, colour cast, glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again
+with a jittered outline (the finder's error) and rectifies it with ``vision.recognise.rectify_for_reading`` (at twice
+the size when the product would). Suits are recoloured at random (the ink's channels permuted, so red ink becomes blue
+or green, as in four-colour decks). The 'no index' class: the corners of backs and jokers, the middle of the cards
+(pictures, pips), bare surface.
 
 Held out, never trained on: the drawn decks ornamental, paris, tango; the aisleriot themes in ``TUNE_THEMES`` (for
 choosing the reader's thresholds) and ``HELD_OUT_THEMES`` (for measuring); every photo set but desk/template.
@@ -30,6 +31,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
+from tools import training_outlines as to
 from vision import index_net as ix
 from vision import recognise as rc
 
@@ -82,24 +84,31 @@ def theme_deck(name: str, cache: str = THEME_CACHE) -> str:
     return out
 
 
-def photo_deck(folder: str) -> dict[str, np.ndarray]:
-    """Desk photos of one card each (``suit_N.jpg``), each card found and rectified by the product (large)."""
+def photo_deck(folder: str, outlines: to.Outlines) -> dict[str, np.ndarray]:
+    """Desk photos of one card each (``suit_N.jpg``), each card cut (large) along its outline in ``outlines``
+    (``tools/training_outlines.py``) from the photo as taken: the views add their own light and colour, and so the
+    shipped network learned them (before enrollment took a photo's colour cast out)."""
     from vision import deck as decklib
 
-    images = decklib.load_deck(folder)
     out = {}
-    for code, img in images.items():
-        try:
-            out[code] = decklib.card_in_photo(img, code)
-        except decklib.EnrollError:
-            continue  # the photo's card is not found: nothing to learn from it
+    for name in sorted(os.listdir(folder)):
+        code = decklib.canonical_code(os.path.splitext(name)[0])
+        if code is None:
+            continue
+        card = outlines.card(name)
+        if card is None:
+            continue  # the photo's card was not found: nothing to learn from it
+        img = cv2.imread(os.path.join(folder, name), cv2.IMREAD_COLOR)
+        out[code] = rc.canonical_card(img) if isinstance(card, str) else rc.rectify(img, card)
     return out
 
 
 def load_sources(decks_root: str, photos_root: str | None, themes: list[str], drawn: list[str],
-                 foreign: dict[str, str] | None = None, painted: int = 0) -> list[dict]:
+                 foreign: dict[str, str] | None = None, painted: int = 0,
+                 outlines: to.Outlines | None = None) -> list[dict]:
     """Card sources: name, code -> image, and the largest card width a view of it may have; ``painted`` copies of
-    the designs' courts with other letters painted over (``foreign_court``) after them."""
+    the designs' courts with other letters painted over (``foreign_court``) after them. ``outlines``: the training
+    photos' (default: ``tools/training_outlines.json``)."""
     from vision import deck as decklib
 
     sources = []
@@ -122,7 +131,7 @@ def load_sources(decks_root: str, photos_root: str | None, themes: list[str], dr
     if photos_root:
         tpl = os.path.join(photos_root, "desk", "template")
         if os.path.isdir(tpl):
-            sources.append({"name": "desk_template", "images": photo_deck(tpl), "max_w": 140})
+            sources.append({"name": "desk_template", "images": photo_deck(tpl, outlines or to.load()), "max_w": 140})
     return sources
 
 
@@ -329,33 +338,22 @@ IGNORE = -100  # a label the loss skips: the boxes photos name a card's rank, no
 BOXES_TRAIN = os.path.join("boxes", "train")  # trained on; boxes/test stays held out for the benchmark
 
 
-def whole_cards(img: np.ndarray) -> list[np.ndarray]:
-    """The quads (in ``img``'s pixels) of the cards the finder's hand-drawn views find whole in a photo, searched at
-    the product's working size: training data is found without the finder network, so that it does not learn from
-    itself. (Shrunk by area averaging, as when the checked-in networks were trained; the product now samples
-    bilinearly at a shrink of two or less, ``Recogniser._identify``, so a retrain that followed it would find other
-    training cards.)"""
-    s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
-    small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
-    return [q.pts / s for q in qs if q.whole >= 0.9]
-
-
-def photo_cards(folder: str) -> list[tuple[str, np.ndarray, str]]:
-    """(photo path, quad in the photo's pixels, rank) of each labelled card of a Pascal VOC folder that the product's
-    finder finds whole: an outline whose bounding box overlaps the card's labelled box at IoU >= 0.5. The corners
-    the network then learns from are cut as the product cuts them, from the outlines the product finds."""
+def photo_cards(folder: str, outlines: to.Outlines) -> list[tuple[str, np.ndarray, str]]:
+    """(photo path, quad in the photo's pixels, rank) of each labelled card of a Pascal VOC folder that the finder
+    found whole (``outlines``, ``tools/training_outlines.py``): an outline whose bounding box overlaps the card's
+    labelled box at IoU >= 0.5. The corners the network then learns from are cut as the product cuts them, from
+    the outlines the product found."""
     from tools import photo_bench as pb
 
     out = []
     for photo in pb.from_voc(folder, "boxes_train").photos:  # (that set's label corrections applied)
-        img, scale = pb.load_photo(photo.path, 1920)
-        boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1, _ in photo.boxes or []]
-        for pts in whole_cards(img):
+        if photo.boxes is None:
+            continue
+        for pts in outlines.whole(to.BOXES, os.path.basename(photo.path)):
             bb = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
-            iou, i = max(((pb.box_iou(bb, b), i) for i, b in enumerate(boxes)), default=(0.0, -1))
-            if iou >= 0.5 and photo.boxes is not None:
-                out.append((photo.path, (pts / scale).astype(np.float32), photo.boxes[i][4]))
+            iou, i = max(((pb.box_iou(bb, b[:4]), i) for i, b in enumerate(photo.boxes)), default=(0.0, -1))
+            if iou >= 0.5:
+                out.append((photo.path, pts, photo.boxes[i][4]))
     return out
 
 
@@ -558,20 +556,23 @@ def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) ->
 
 def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epochs: int = 12, seed: int = 1,
         workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None,
-        photo_views: int = 16) -> dict:
-    """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report."""
+        photo_views: int = 16, outlines: to.Outlines | None = None) -> dict:
+    """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report.
+    ``outlines``: the training photos' card outlines (default: ``tools/training_outlines.json``)."""
     import torch
 
     # a shared machine: OpenMP threads that wait for each other's cores run slower than one thread
     torch.set_num_threads(threads or workers)
     t0 = time.time()
-    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS)
+    outlines = outlines or to.load()
+    sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS,
+                           outlines)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
     x, yr, ys = make_data(sources, views, seed, workers, progress)
     photo_corners = 0
     boxes = os.path.join(photos_root, BOXES_TRAIN) if photos_root else ""
     if os.path.isdir(boxes):
-        cards = photo_cards(boxes)
+        cards = photo_cards(boxes, outlines)
         px, pr, ps = make_photo_data(cards, photo_views, seed, workers)
         progress(f"{len(cards)} photographed cards of {boxes} found and labelled: {len(px)} corners")
         x, yr, ys = np.concatenate([x, px]), np.concatenate([yr, pr]), np.concatenate([ys, ps])

@@ -225,12 +225,17 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise _user_error(f"training needs PyTorch and onnx, the 'train' extra: pip install -e '.[train]' "
                           f"({exc})") from exc
-    from tools import aisleriot, train_finder, train_index
+    from tools import aisleriot, train_finder, train_index, training_outlines
     from vision import deck
 
     photos = args.photos if os.path.isdir(args.photos) else None
     report: dict = {}
     try:
+        if args.refresh_outlines:
+            if photos is None:
+                raise _user_error(f"--refresh-outlines needs the development photos: {args.photos} is not a folder")
+            report["outlines"] = training_outlines.refresh(photos)
+            _progress(f"outlines found again: {report['outlines']} -> {training_outlines.PATH}")
         if args.tune_only:
             report = train_index.retune(args.decks, args.out, max(2, args.views // 2), args.seed)
             print(json.dumps(report["thresholds"], indent=1))
@@ -241,7 +246,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.only in (None, "finder"):
             report["finder"] = train_finder.run(args.decks, photos, args.finder_out, args.scenes, args.steps,
                                                 args.seed, args.workers, _progress)
-    except (deck.DeckError, aisleriot.ThemeError, OSError) as exc:
+    except (deck.DeckError, aisleriot.ThemeError, training_outlines.OutlinesError, OSError) as exc:
         raise _user_error(str(exc)) from exc
     print(json.dumps(report, indent=1))
     return 0
@@ -275,4 +280,7 @@ def register_train(commands: Commands) -> None:
                    "model at --out, on the tuning themes")
     t.add_argument("--threads", type=int, default=2, help="PyTorch threads (default 2: what made the checked-in "
                    "model)")
+    t.add_argument("--refresh-outlines", action="store_true", help="find the training photos' cards again with "
+                   "today's finder and rewrite tools/training_outlines.json first (by default training reads the "
+                   "outlines the shipped networks were trained on)")
     t.set_defaults(func=cmd_train)

@@ -389,9 +389,21 @@ def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.nd
     (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
     No card, or more than one, is an EnrollError naming ``where``. ``code``: the card the image is of (its outline
     is then the first the generic reader names it from, ``outline_named``)."""
+    img = enrollment_view(img)
+    pts = card_outline_in_photo(img, where, code)
+    return rc.canonical_card(img) if pts is None else rc.rectify(img, pts)
+
+
+def enrollment_view(img: np.ndarray) -> np.ndarray:
+    """An enrollment image as its card is found and cut from it (``card_in_photo``)."""
     # (a photo under a coloured light has its cast taken out, and a dim one is brightened, as every photograph read
     # is: the enrolled card looks as the cards read against it will - ``vision.exposure``)
-    img = exposure.adjusted(img, exposure.gain(img) if ENROLL_GAIN else 1.0, exposure.cast(img))
+    return exposure.adjusted(img, exposure.gain(img) if ENROLL_GAIN else 1.0, exposure.cast(img))
+
+
+def card_outline_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.ndarray | None:
+    """The outline ``card_in_photo`` cuts the card along, in an image already seen as enrollment sees it
+    (``enrollment_view``); None where the card fills the file, whose pixels are then the card's."""
     try:
         quad = card_quad_in_photo(img, where)
     except EnrollError:
@@ -400,10 +412,9 @@ def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.nd
             raise
         quad = found
     if cv2.contourArea(quad.pts) > FILLS_FILE * img.shape[0] * img.shape[1]:  # the file is the card: keep its pixels
-        return rc.canonical_card(img)
+        return None
     # (an outline with no alternatives is the one chosen: ``outline_named`` would read it to return it)
-    pts = outline_named(img, quad, code) if code is not None and OUTLINE_NAMED and quad.alt else quad.pts
-    return rc.rectify(img, pts)
+    return outline_named(img, quad, code) if code is not None and OUTLINE_NAMED and quad.alt else quad.pts
 
 
 # enrollment takes a photographed card's first outline that the generic reader names it from (``outline_named``)

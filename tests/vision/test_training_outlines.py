@@ -1,0 +1,79 @@
+"""The training photos' card outlines are read from a checked-in file, not found again by a finder that changes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools import train_finder, train_index
+from tools import training_outlines as to
+from vision import deck as decklib
+from vision import recognise as rc
+
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
+BOXES = PHOTOS / "boxes" / "train"
+DESK = PHOTOS / "desk" / "template"
+
+
+def _need(folder: Path) -> None:
+    if not folder.is_dir():
+        pytest.skip(f"the development photos are not at {folder}")
+
+
+def test_the_file_holds_every_training_photo_and_the_cards_the_shipped_network_learned():
+    """Every boxes/train and desk/template photo has its outlines in the file; labelled as the training labels them,
+    they give the 297 photographed cards (9,504 corners at 16 views) and the 52 desk cards the shipped corner
+    network was trained on (``vision/index_net.json``: 53,543 corners in all)."""
+    _need(BOXES)
+    _need(DESK)
+    outlines = to.load()
+    assert sorted(outlines.data[to.BOXES]) == sorted(p for p in os.listdir(BOXES) if p.lower().endswith(".jpg"))
+    assert sorted(outlines.data[to.DESK]) == sorted(p for p in os.listdir(DESK)
+                                                   if decklib.canonical_code(os.path.splitext(p)[0]))
+    cards = train_index.photo_cards(str(BOXES), outlines)
+    assert len(cards) * 16 * 2 == json.loads(Path(train_index.ix.__file__).with_suffix(".json").read_text())[
+        "photo_corners"]
+    assert {rank for _, _, rank in cards} == {"9", "T", "J", "Q", "K", "A"}
+    deck = train_index.photo_deck(str(DESK), outlines)
+    assert len(deck) == 52 and all(img.shape[:2] == (rc.CH, rc.CW) for img in deck.values())
+
+
+def test_a_photo_the_file_does_not_hold_is_named_with_the_way_to_refresh(tmp_path):
+    outlines = to.Outlines({to.BOXES: {}, to.DESK: {}}, "outlines.json")
+    with pytest.raises(to.OutlinesError, match=r"boxes/train/IMG_1\.JPG.*--refresh-outlines"):
+        outlines.whole(to.BOXES, "IMG_1.JPG")
+    with pytest.raises(to.OutlinesError, match=r"desk/template/hearts_1\.jpg"):
+        outlines.card("hearts_1.jpg")
+
+
+def test_refreshed_outlines_are_what_the_finder_and_enrollment_find_now(tmp_path):
+    """``--refresh-outlines`` on a photos folder: each photo's outlines as the finder's hand-drawn views find them
+    today, and the desk card's as enrollment cuts it; the file written is the one training reads."""
+    _need(BOXES)
+    _need(DESK)
+    root = tmp_path / "photos"
+    (root / "boxes" / "train").mkdir(parents=True)
+    (root / "desk" / "template").mkdir(parents=True)
+    box = "IMG_2396.JPG"  # (its label is corrected by the bench: a ten)
+    for name in (box, box.replace(".JPG", ".xml")):
+        shutil.copy(BOXES / name, root / "boxes" / "train" / name)
+    desk = "hearts_5.jpg"
+    shutil.copy(DESK / desk, root / "desk" / "template" / desk)
+    path = tmp_path / "outlines.json"
+    summary = to.refresh(str(root), str(path))
+    assert summary == {"boxes_photos": 1, "boxes_outlines": 1, "desk_photos": 1, "desk_cards": 1}
+    outlines = to.load(str(path))
+    img = cv2.imread(str(BOXES / box))
+    assert [q.tolist() for q in outlines.whole(to.BOXES, box)] == \
+        [np.float32(q * 1.0).tolist() for q in to.whole_cards(img)]
+    photo = decklib.enrollment_view(cv2.imread(str(DESK / desk)))
+    assert np.array_equal(outlines.card(desk), decklib.card_outline_in_photo(photo, desk))
+    # and the training reads it: the finder's targets from the same outlines, scaled to the photo as it loads
+    targets = train_finder._photo_targets(str(root), outlines)
+    assert len(targets) == 2 and len(targets[0]["quads"]) == 1 and not targets[0]["ignore"]

@@ -1,0 +1,125 @@
+"""The outlines of the cards in the training photographs, found once and kept in ``training_outlines.json``.
+
+Both networks learn from the development photos ``boxes/train`` and ``desk/template`` (``tools/train_index.py``,
+``tools/train_finder.py``), cut where the product's finder outlines their cards. The finder keeps changing, and a
+retrain that asked it again learned from other cards: in session 35 it found one boxes/train card more than when
+the shipped corner network was trained (298 against 297), so ``cardref vision train`` no longer made that network's
+data. The outlines are therefore read from this file, written by the finder of the tree that trained the shipped
+networks; ``cardref vision train --refresh-outlines`` finds them again with today's finder and rewrites it (a new
+training set, to be measured as one).
+
+The file holds, in each photo's own pixels:
+- ``boxes/train``: per photo, the outlines the finder's hand-drawn views find whole (``whole_cards``);
+- ``desk/template``: per photo, the same (``whole``), and the outline enrollment rectifies (``card``: four points,
+  ``"file"`` where the card fills the file and is kept as it is, or null where no card was found).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import cv2
+import numpy as np
+
+PATH = os.path.join(os.path.dirname(__file__), "training_outlines.json")
+BOXES = "boxes/train"
+DESK = "desk/template"
+
+
+class OutlinesError(Exception):
+    """The outlines file does not hold a training photo: it names the photo and what to do."""
+
+
+def whole_cards(img: np.ndarray) -> list[np.ndarray]:
+    """The quads (in ``img``'s pixels) of the cards the finder's hand-drawn views find whole in a photo, searched at
+    the product's working size: training data is found without the finder network, so that it does not learn from
+    itself. (Shrunk by area averaging, as when the checked-in networks were trained.)"""
+    from vision import recognise as rc
+
+    s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
+    small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
+    return [q.pts / s for q in qs if q.whole >= 0.9]
+
+
+def _points(q: Any) -> list[list[float]]:
+    # (each coordinate as the float32 the finder gave, written exactly: the corners cut from them are the same pixels)
+    return np.asarray(q, np.float32).astype(np.float64).tolist()
+
+
+def _quad(v: Any) -> np.ndarray:
+    return np.asarray(v, np.float32).reshape(4, 2)
+
+
+class Outlines:
+    """The training photos' outlines (``load``), looked up by set and file name."""
+
+    def __init__(self, data: dict, where: str = PATH) -> None:
+        self.data = data
+        self.where = where
+
+    def _entry(self, part: str, name: str) -> Any:
+        try:
+            return self.data[part][name]
+        except KeyError:
+            raise OutlinesError(f"{self.where} holds no outlines for {part}/{name}: a photo added since it was "
+                                "written; run 'cardref vision train --refresh-outlines' to find them all "
+                                "again") from None
+
+    def whole(self, part: str, name: str) -> list[np.ndarray]:
+        """The outlines found whole in the photo ``name`` of ``part`` (``BOXES`` or ``DESK``), its own pixels."""
+        entry = self._entry(part, name)
+        return [_quad(q) for q in (entry["whole"] if part == DESK else entry)]
+
+    def card(self, name: str) -> np.ndarray | str | None:
+        """The outline enrollment rectified in the desk template photo ``name``: a quad, "file", or None."""
+        v = self._entry(DESK, name)["card"]
+        return v if v is None or isinstance(v, str) else _quad(v)
+
+
+def load(path: str = PATH) -> Outlines:
+    """The outlines file."""
+    with open(path, encoding="utf-8") as f:
+        return Outlines(json.load(f), path)
+
+
+def find_all(photos_root: str) -> dict:
+    """The outlines of every training photo, found by this tree's finder (what ``--refresh-outlines`` writes)."""
+    from tools import photo_bench as pb
+    from vision import deck as decklib
+
+    out: dict = {BOXES: {}, DESK: {}}
+    boxes = os.path.join(photos_root, *BOXES.split("/"))
+    if os.path.isdir(boxes):
+        for photo in pb.from_voc(boxes, "boxes_train").photos:
+            img, scale = pb.load_photo(photo.path, 1920)
+            out[BOXES][os.path.basename(photo.path)] = [_points(q / scale) for q in whole_cards(img)]
+    tpl = os.path.join(photos_root, *DESK.split("/"))
+    if os.path.isdir(tpl):
+        for name in sorted(os.listdir(tpl)):
+            if decklib.canonical_code(os.path.splitext(name)[0]) is None:
+                continue
+            img, scale = pb.load_photo(os.path.join(tpl, name), 1920)
+            entry: dict = {"whole": [_points(q / scale) for q in whole_cards(img)], "card": None}
+            # (the outline ``card_in_photo`` rectifies; as the training has always called it, with the file's name
+            # and no card code, so that it takes the finder's first outline)
+            full = decklib.enrollment_view(cv2.imread(os.path.join(tpl, name), cv2.IMREAD_COLOR))
+            try:
+                pts = decklib.card_outline_in_photo(full, name)
+                entry["card"] = "file" if pts is None else _points(pts)
+            except decklib.EnrollError:
+                pass
+            out[DESK][name] = entry
+    return out
+
+
+def refresh(photos_root: str, path: str = PATH) -> dict:
+    """Find every training photo's outlines again and write them to ``path``; a summary."""
+    data = find_all(photos_root)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=None, separators=(",", ":"), sort_keys=True)
+        f.write("\n")
+    return {"boxes_photos": len(data[BOXES]), "boxes_outlines": sum(map(len, data[BOXES].values())),
+            "desk_photos": len(data[DESK]), "desk_cards": sum(e["card"] is not None for e in data[DESK].values())}
