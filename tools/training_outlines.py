@@ -8,10 +8,10 @@ data. The outlines are therefore read from this file, written by the finder of t
 networks; ``cardref vision train --refresh-outlines`` finds them again with today's finder and rewrites it (a new
 training set, to be measured as one).
 
-The file holds, in each photo's own pixels:
-- ``boxes/train``: per photo, the outlines the finder's hand-drawn views find whole (``whole_cards``);
-- ``desk/template``: per photo, the same (``whole``), and the outline enrollment rectifies (``card``: four points,
-  ``"file"`` where the card fills the file and is kept as it is, or null where no card was found).
+The file holds, per photo of ``boxes/train`` and of ``desk/template``, in the photo's own pixels: the outlines the
+finder's hand-drawn views find whole (``whole``, from ``whole_cards``); for a desk photo also the outline its card is
+cut along (``card``: four points, ``"file"`` where the card fills the file and is kept as it is, or null where no card
+was found).
 """
 
 from __future__ import annotations
@@ -70,8 +70,7 @@ class Outlines:
 
     def whole(self, part: str, name: str) -> list[np.ndarray]:
         """The outlines found whole in the photo ``name`` of ``part`` (``BOXES`` or ``DESK``), its own pixels."""
-        entry = self._entry(part, name)
-        return [_quad(q) for q in (entry["whole"] if part == DESK else entry)]
+        return [_quad(q) for q in self._entry(part, name)["whole"]]
 
     def card(self, name: str) -> np.ndarray | str | None:
         """The outline enrollment rectified in the desk template photo ``name``: a quad, "file", or None."""
@@ -95,7 +94,7 @@ def find_all(photos_root: str) -> dict:
     if os.path.isdir(boxes):
         for photo in pb.from_voc(boxes, "boxes_train").photos:
             img, scale = pb.load_photo(photo.path, 1920)
-            out[BOXES][os.path.basename(photo.path)] = [_points(q / scale) for q in whole_cards(img)]
+            out[BOXES][os.path.basename(photo.path)] = {"whole": [_points(q / scale) for q in whole_cards(img)]}
     tpl = os.path.join(photos_root, *DESK.split("/"))
     if os.path.isdir(tpl):
         for name in sorted(os.listdir(tpl)):
