@@ -70,8 +70,7 @@ def test_refreshed_outlines_are_what_the_finder_and_enrollment_find_now(tmp_path
     assert summary == {"boxes_photos": 1, "boxes_outlines": 1, "desk_photos": 1, "desk_cards": 1}
     outlines = to.load(str(path))
     img = cv2.imread(str(BOXES / box))
-    assert [q.tolist() for q in outlines.whole(to.BOXES, box)] == \
-        [np.float32(q * 1.0).tolist() for q in to.whole_cards(img)]
+    assert [q.tolist() for q in outlines.whole(to.BOXES, box)] == [q.tolist() for q in to.whole_cards(img)]
     photo = decklib.enrollment_view(cv2.imread(str(DESK / desk)))
     assert np.array_equal(outlines.card(desk), decklib.card_outline_in_photo(photo, desk))
     # and the training reads it: the finder's targets from the same outlines, scaled to the photo as it loads
