@@ -329,6 +329,11 @@ def load_photo(path: str, max_side: int) -> tuple[np.ndarray, float]:
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         raise BenchError(f"unreadable image: {path}")
+    return shrunk(img, max_side)
+
+
+def shrunk(img: np.ndarray, max_side: int) -> tuple[np.ndarray, float]:
+    """``img`` shrunk (by area) so its longer side is at most ``max_side``, and the factor it was shrunk by."""
     s = min(1.0, max_side / max(img.shape[:2]))
     if s < 1.0:
         img = cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)

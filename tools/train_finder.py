@@ -75,7 +75,7 @@ def _photo_targets(photos_root: str, outlines: to.Outlines) -> list[dict]:
             out.append({"img": img, "quads": found, "ignore": missed})
     tpl = os.path.join(photos_root, "desk", "template")
     if os.path.isdir(tpl):
-        for name in sorted(os.listdir(tpl)):
+        for name in to.desk_photos(tpl):
             img, scale = pb.load_photo(os.path.join(tpl, name), 1920)
             quads = [q * np.float32(scale) for q in outlines.whole(to.DESK, name)]
             whole = sorted(quads, key=lambda q: -cv2.contourArea(q))[:1]  # one card per photo: the largest

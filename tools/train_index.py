@@ -91,14 +91,12 @@ def photo_deck(folder: str, outlines: to.Outlines) -> dict[str, np.ndarray]:
     from vision import deck as decklib
 
     out = {}
-    for name in sorted(os.listdir(folder)):
-        code = decklib.canonical_code(os.path.splitext(name)[0])
-        if code is None:
-            continue
+    for name in to.desk_photos(folder):
         card = outlines.card(name)
         if card is None:
             continue  # the photo's card was not found: nothing to learn from it
         img = cv2.imread(os.path.join(folder, name), cv2.IMREAD_COLOR)
+        code = decklib.canonical_code(os.path.splitext(name)[0])
         out[code] = rc.canonical_card(img) if isinstance(card, str) else rc.rectify(img, card)
     return out
 

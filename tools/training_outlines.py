@@ -78,6 +78,14 @@ class Outlines:
         return v if v is None or isinstance(v, str) else _quad(v)
 
 
+def desk_photos(folder: str) -> list[str]:
+    """The names of a desk/template folder's card photos (``suit_N.jpg``; files named for no card are not trained
+    on), in order."""
+    from vision import deck as decklib
+
+    return [n for n in sorted(os.listdir(folder)) if decklib.canonical_code(os.path.splitext(n)[0]) is not None]
+
+
 def load(path: str = PATH) -> Outlines:
     """The outlines file."""
     with open(path, encoding="utf-8") as f:
@@ -97,16 +105,16 @@ def find_all(photos_root: str) -> dict:
             out[BOXES][os.path.basename(photo.path)] = {"whole": [_points(q / scale) for q in whole_cards(img)]}
     tpl = os.path.join(photos_root, *DESK.split("/"))
     if os.path.isdir(tpl):
-        for name in sorted(os.listdir(tpl)):
-            if decklib.canonical_code(os.path.splitext(name)[0]) is None:
-                continue
-            img, scale = pb.load_photo(os.path.join(tpl, name), 1920)
+        for name in desk_photos(tpl):
+            photo = cv2.imread(os.path.join(tpl, name), cv2.IMREAD_COLOR)
+            if photo is None:
+                raise OutlinesError(f"unreadable image: {os.path.join(tpl, name)}")
+            img, scale = pb.shrunk(photo, 1920)
             entry: dict = {"whole": [_points(q / scale) for q in whole_cards(img)], "card": None}
-            # (the outline ``card_in_photo`` rectifies; as the training has always called it, with the file's name
-            # and no card code, so that it takes the finder's first outline)
-            full = decklib.enrollment_view(cv2.imread(os.path.join(tpl, name), cv2.IMREAD_COLOR))
+            # (the outline ``card_in_photo`` rectifies, in the photo's own pixels; as the training has always called
+            # it, with the file's name and no card code, so that it takes the finder's first outline)
             try:
-                pts = decklib.card_outline_in_photo(full, name)
+                pts = decklib.card_outline_in_photo(decklib.enrollment_view(photo), name)
                 entry["card"] = "file" if pts is None else _points(pts)
             except decklib.EnrollError:
                 pass
@@ -120,5 +128,5 @@ def refresh(photos_root: str, path: str = PATH) -> dict:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=None, separators=(",", ":"), sort_keys=True)
         f.write("\n")
-    return {"boxes_photos": len(data[BOXES]), "boxes_outlines": sum(map(len, data[BOXES].values())),
+    return {"boxes_photos": len(data[BOXES]), "boxes_outlines": sum(len(e["whole"]) for e in data[BOXES].values()),
             "desk_photos": len(data[DESK]), "desk_cards": sum(e["card"] is not None for e in data[DESK].values())}
