@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tools import network_stamp
 from tools import train_index as ti
 from tools import training_outlines as to
 from vision import finder_net as fn
@@ -539,12 +540,12 @@ def export(model: Any, path: str) -> None:
 def run(decks_root: str, photos_root: str | None, out: str, scenes: int = 6000, steps: int = 3000, seed: int = 1,
         workers: int = 2, progress: Callable[[str], None] = print, outlines: to.Outlines | None = None) -> dict:
     """Make the data, train, export to ``out``; returns a summary. ``outlines``: the training photos' card outlines
-    (default: ``tools/training_outlines.json``)."""
+    (default: the finder network's in ``tools/training_outlines.json``)."""
     import torch
 
     torch.set_num_threads(workers)
     t = time.time()
-    outlines = outlines or to.load()
+    outlines = outlines or to.load(to.FINDER)
     sources = ti.load_sources(decks_root, photos_root, ti.TRAIN_THEMES, ti.TRAIN_DRAWN, outlines=outlines)
     decks = _card_images(sources)
     photos = _photo_targets(photos_root, outlines) if photos_root else []
@@ -555,5 +556,6 @@ def run(decks_root: str, photos_root: str | None, out: str, scenes: int = 6000, 
     progress(f"data: {len(x)} scenes ({time.time() - t:.0f} s)")
     model = train(x, y, ign, steps, seed, progress)
     export(model, out)
+    network_stamp.stamp(out, seed)
     progress(f"wrote {out} ({time.time() - t:.0f} s)")
     return {"scenes": len(x), "steps": steps, "seconds": round(time.time() - t)}

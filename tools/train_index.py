@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
+from tools import network_stamp
 from tools import training_outlines as to
 from vision import index_net as ix
 from vision import recognise as rc
@@ -106,7 +107,7 @@ def load_sources(decks_root: str, photos_root: str | None, themes: list[str], dr
                  outlines: to.Outlines | None = None) -> list[dict]:
     """Card sources: name, code -> image, and the largest card width a view of it may have; ``painted`` copies of
     the designs' courts with other letters painted over (``foreign_court``) after them. ``outlines``: the training
-    photos' (default: ``tools/training_outlines.json``)."""
+    photos' (default: the corner network's in ``tools/training_outlines.json``)."""
     from vision import deck as decklib
 
     sources = []
@@ -129,7 +130,8 @@ def load_sources(decks_root: str, photos_root: str | None, themes: list[str], dr
     if photos_root:
         tpl = os.path.join(photos_root, "desk", "template")
         if os.path.isdir(tpl):
-            sources.append({"name": "desk_template", "images": photo_deck(tpl, outlines or to.load()), "max_w": 140})
+            deck = photo_deck(tpl, outlines or to.load(to.INDEX))
+            sources.append({"name": "desk_template", "images": deck, "max_w": 140})
     return sources
 
 
@@ -556,13 +558,14 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
         workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None,
         photo_views: int = 16, outlines: to.Outlines | None = None) -> dict:
     """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report.
-    ``outlines``: the training photos' card outlines (default: ``tools/training_outlines.json``)."""
+    ``outlines``: the training photos' card outlines (default: the corner network's in
+    ``tools/training_outlines.json``)."""
     import torch
 
     # a shared machine: OpenMP threads that wait for each other's cores run slower than one thread
     torch.set_num_threads(threads or workers)
     t0 = time.time()
-    outlines = outlines or to.load()
+    outlines = outlines or to.load(to.INDEX)
     sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS,
                            outlines)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
@@ -580,6 +583,7 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     model = train(x, yr, ys, epochs, seed, progress)
     t_train = time.time() - t0 - t_data
     export(model, out)
+    network_stamp.stamp(out, seed)
     tune_sources = load_sources(decks_root, None, TUNE_THEMES, [])
     vx, vr, vs = make_data(tune_sources, 3, seed + 7, workers, progress)
     progress("thresholds on the tuning themes")
@@ -589,7 +593,8 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
               "epochs": epochs, "seed": seed, "data_s": round(t_data, 1), "train_s": round(t_train, 1),
               "total_s": round(time.time() - t0, 1), "tune_themes": evaluate(ix.IndexNet(out), vx, vr, vs),
               "photo_corners": photo_corners, "photo_views": photo_views,
-              "train_sources": [s["name"] for s in sources] + ([BOXES_TRAIN] if photo_corners else [])}
+              "train_sources": [s["name"] for s in sources] + ([BOXES_TRAIN] if photo_corners else []),
+              "made_with": network_stamp.versions()}
     with open(os.path.splitext(out)[0] + ".json", "w") as f:
         json.dump(report, f, indent=1)
     return report

@@ -4,14 +4,20 @@ Both networks learn from the development photos ``boxes/train`` and ``desk/templ
 ``tools/train_finder.py``), cut where the product's finder outlines their cards. The finder keeps changing, and a
 retrain that asked it again learned from other cards: in session 35 it found one boxes/train card more than when
 the shipped corner network was trained (298 against 297), so ``cardref vision train`` no longer made that network's
-data. The outlines are therefore read from this file, written by the finder of the tree that trained the shipped
-networks; ``cardref vision train --refresh-outlines`` finds them again with today's finder and rewrites it (a new
-training set, to be measured as one).
+data. The outlines are therefore read from this file; ``cardref vision train --refresh-outlines`` finds them again
+with today's finder and rewrites it (a new training set, to be measured as one).
 
-The file holds, per photo of ``boxes/train`` and of ``desk/template``, in the photo's own pixels: the outlines the
-finder's hand-drawn views find whole (``whole``, from ``whole_cards``); for a desk photo also the outline its card is
-cut along (``card``: four points, ``"file"`` where the card fills the file and is kept as it is, or null where no card
-was found).
+The file holds one section per network (``INDEX``, ``FINDER``): the outlines as the tree that trained its checked-in
+file found them. In each, per photo of ``boxes/train`` and of ``desk/template``, in the photo's own pixels: the
+outlines the finder's hand-drawn views find whole (``whole``, from ``whole_cards``); for a desk photo also the outline
+its card is cut along (``card``: four points, ``"file"`` where the card fills the file and is kept as it is, or null
+where no card was found). A refresh writes today's outlines to both sections.
+
+- ``index``: as the tree of ``f58fe17``^ found them (session 24).
+- ``finder``: as the tree of ``35ca41e`` found them, which trained the finder network. Its hand-drawn views found 40
+  boxes/train cards the later tree does not (and missed one it finds) and cut two desk cards (3H, 4H) otherwise.
+  Only the outlines that training used are kept: in a boxes/train photo those that match a labelled box, in a desk
+  photo the largest.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ import cv2
 import numpy as np
 
 PATH = os.path.join(os.path.dirname(__file__), "training_outlines.json")
+INDEX = "index"
+FINDER = "finder"
+NETWORKS = (INDEX, FINDER)
 BOXES = "boxes/train"
 DESK = "desk/template"
 
@@ -54,19 +63,20 @@ def _quad(v: Any) -> np.ndarray:
 
 
 class Outlines:
-    """The training photos' outlines (``load``), looked up by set and file name."""
+    """One network's training photo outlines (``load``), looked up by set and file name."""
 
-    def __init__(self, data: dict, where: str = PATH) -> None:
+    def __init__(self, data: dict, where: str = PATH, network: str = INDEX) -> None:
         self.data = data
         self.where = where
+        self.network = network
 
     def _entry(self, part: str, name: str) -> Any:
         try:
             return self.data[part][name]
         except KeyError:
-            raise OutlinesError(f"{self.where} holds no outlines for {part}/{name}: a photo added since it was "
-                                "written; run 'cardref vision train --refresh-outlines' to find them all "
-                                "again") from None
+            raise OutlinesError(f"{self.where} holds no {self.network} outlines for {part}/{name}: a photo added "
+                                "since it was written; run 'cardref vision train --refresh-outlines' to find them "
+                                "all again") from None
 
     def whole(self, part: str, name: str) -> list[np.ndarray]:
         """The outlines found whole in the photo ``name`` of ``part`` (``BOXES`` or ``DESK``), its own pixels."""
@@ -86,10 +96,14 @@ def desk_photos(folder: str) -> list[str]:
     return [n for n in sorted(os.listdir(folder)) if decklib.canonical_code(os.path.splitext(n)[0]) is not None]
 
 
-def load(path: str = PATH) -> Outlines:
-    """The outlines file."""
+def load(network: str, path: str = PATH) -> Outlines:
+    """The outlines ``network`` (``INDEX`` or ``FINDER``) is trained on, from the outlines file."""
     with open(path, encoding="utf-8") as f:
-        return Outlines(json.load(f), path)
+        data = json.load(f)
+    if network not in data:
+        raise OutlinesError(f"{path} holds no outlines for the {network} network; run 'cardref vision train "
+                            "--refresh-outlines' to find them all again")
+    return Outlines(data[network], path, network)
 
 
 def find_all(photos_root: str) -> dict:
@@ -123,10 +137,11 @@ def find_all(photos_root: str) -> dict:
 
 
 def refresh(photos_root: str, path: str = PATH) -> dict:
-    """Find every training photo's outlines again and write them to ``path``; a summary."""
+    """Find every training photo's outlines again and write them to ``path``, the same for both networks; a
+    summary."""
     data = find_all(photos_root)
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=None, separators=(",", ":"), sort_keys=True)
+        json.dump({n: data for n in NETWORKS}, f, indent=None, separators=(",", ":"), sort_keys=True)
         f.write("\n")
     return {"boxes_photos": len(data[BOXES]), "boxes_outlines": sum(len(e["whole"]) for e in data[BOXES].values()),
             "desk_photos": len(data[DESK]), "desk_cards": sum(e["card"] is not None for e in data[DESK].values())}
