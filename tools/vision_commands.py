@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from cli.main import Commands
 
 # Each network's training seed: the one the checked-in file was trained with. (The command does not make those
-# files again bit for bit: they were made in environments not known now - docs/vision.md, *Training*.)
+# files again bit for bit: they were made in environments not known now: docs/vision.md, *The learned corner index*.)
 INDEX_SEED = 1
 FINDER_SEED = 1
 DEFAULT_DECKS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "shared", "decks"))
