@@ -229,8 +229,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise _user_error(f"training needs PyTorch and onnx, the 'train' extra: pip install -e '.[train]' "
                           f"({exc})") from exc
-    from tools import aisleriot, train_index, training_outlines
-    from vision import deck
+    from tools import train_index, training_outlines
 
     photos = args.photos if os.path.isdir(args.photos) else None
     report: dict = {}
@@ -249,17 +248,25 @@ def cmd_train(args: argparse.Namespace) -> int:
             report = train_index.retune(args.decks, args.out, max(2, args.views // 2), args.index_seed)
             print(json.dumps(report["thresholds"], indent=1))
             return 0
-    except (deck.DeckError, aisleriot.ThemeError, training_outlines.OutlinesError, OSError) as exc:
+    except _training_errors() as exc:
         raise _user_error(str(exc)) from exc
     report.update(_train_networks(args, photos, args.out, args.finder_out))
     print(json.dumps(report, indent=1))
     return 0
 
 
-def _train_networks(args: argparse.Namespace, photos: str | None, index_out: str, finder_out: str) -> dict:
-    """Train the networks ``--only`` names (both by default) into ``index_out`` and ``finder_out``; their reports."""
-    from tools import aisleriot, train_finder, train_index, training_outlines
+def _training_errors() -> tuple[type[Exception], ...]:
+    """What training raises for bad input (a deck, a theme, the outlines file, a file): told to the user."""
+    from tools import aisleriot, training_outlines
     from vision import deck
+
+    return (deck.DeckError, aisleriot.ThemeError, training_outlines.OutlinesError, OSError)
+
+
+def _train_networks(args: argparse.Namespace, photos: str | None, index_out: str, finder_out: str) -> dict:
+    """Train the networks ``--only`` names (both by default) into ``index_out`` and ``finder_out``; their reports,
+    by network."""
+    from tools import train_finder, train_index
 
     report: dict = {}
     try:
@@ -269,7 +276,7 @@ def _train_networks(args: argparse.Namespace, photos: str | None, index_out: str
         if args.only in (None, "finder"):
             report["finder"] = train_finder.run(args.decks, photos, finder_out, args.scenes, args.steps,
                                                 args.finder_seed, args.workers, _progress)
-    except (deck.DeckError, aisleriot.ThemeError, training_outlines.OutlinesError, OSError) as exc:
+    except _training_errors() as exc:
         raise _user_error(str(exc)) from exc
     return report
 
@@ -283,13 +290,13 @@ def _check_training(args: argparse.Namespace, photos: str | None) -> int:
     from tools import network_stamp
 
     shipped = {"index": args.out, "finder": args.finder_out}
+    for name, path in shipped.items():
+        if args.only in (None, name) and not os.path.exists(path):  # (said before the minutes of training)
+            raise _user_error(f"no {name} network to compare with at {path}")
     differ = []
     with tempfile.TemporaryDirectory() as tmp:
         made = {"index": os.path.join(tmp, "index_net.onnx"), "finder": os.path.join(tmp, "finder_net.onnx")}
-        _train_networks(args, photos, made["index"], made["finder"])
-        for name in [n for n in ("index", "finder") if os.path.exists(made[n])]:
-            if not os.path.exists(shipped[name]):
-                raise _user_error(f"no {name} network to compare with at {shipped[name]}")
+        for name in _train_networks(args, photos, made["index"], made["finder"]):
             if network_stamp.same_network(made[name], shipped[name]):
                 print(f"{name}: the same network as {shipped[name]}, bit for bit")
                 continue

@@ -63,3 +63,12 @@ def test_check_says_whether_the_command_makes_the_file(tmp_path, capsys):
     assert "finder: NOT the network at" in out and "this machine has:  python" in out
     # another seed of the same recipe is another network
     assert main(tiny + ["--check", "--finder-out", made, "--finder-seed", "2"]) == 1
+
+
+def test_check_names_a_missing_file_before_it_trains(tmp_path, capsys):
+    from cli.main import main
+
+    missing = str(tmp_path / "finder_net.onnx")
+    assert main(["vision", "train", "--only", "finder", "--check", "--finder-out", missing]) == 2
+    captured = capsys.readouterr()
+    assert f"no finder network to compare with at {missing}" in captured.err and "sources:" not in captured.err
