@@ -19,6 +19,7 @@ import numpy as np
 from tools import synth
 from tools.vision_bench import FIRST_SEED, SCENE_CARDS, whole_face_up
 from vision import deck as decklib
+from vision import geometry
 from vision import recognise as rc
 
 
@@ -45,7 +46,7 @@ def misses_of_scene(scene: synth.Scene, reads: list[rc.Read], seed: int) -> list
         truth_quad = card.quad.astype(np.float32)
         best, best_iou = None, 0.0
         for r in reads:
-            iou = rc._iou(r.quad, truth_quad)
+            iou = geometry.quad_iou(r.quad, truth_quad)
             if iou > best_iou:
                 best, best_iou = r, iou
         if best is not None and best_iou > 0.8 and best.code == card.code:

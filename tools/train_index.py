@@ -6,7 +6,7 @@ Data: corners cut, the way the product cuts them, from synthetic camera views of
 cut along the outline the product's finder gave it, kept in ``tools/training_outlines.json``). A view puts one card on a
 random plain or textured surface under a random homography (any rotation, perspective), at a random size down to a card
 55 px wide, lights it (gradient, colour cast, glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again
-with a jittered outline (the finder's error) and rectifies it with ``vision.recognise.rectify_for_reading`` (at twice
+with a jittered outline (the finder's error) and rectifies it with ``vision.geometry.rectify_for_reading`` (at twice
 the size when the product would). Suits are recoloured at random (the ink's channels permuted, so red ink becomes blue
 or green, as in four-colour decks). The 'no index' class: the corners of backs and jokers, the middle of the cards
 (pictures, pips), bare surface.
@@ -33,8 +33,8 @@ import numpy as np
 
 from tools import network_stamp
 from tools import training_outlines as to
+from vision import features, geometry
 from vision import index_net as ix
-from vision import recognise as rc
 
 TRAIN_DRAWN = ["anglo_modern", "bellot", "neoclassical", "plastic", "simplistic"]
 HELD_OUT_DRAWN = ["ornamental", "paris", "tango"]
@@ -98,7 +98,7 @@ def photo_deck(folder: str, outlines: to.Outlines) -> dict[str, np.ndarray]:
             continue  # the photo's card was not found: nothing to learn from it
         img = cv2.imread(os.path.join(folder, name), cv2.IMREAD_COLOR)
         code = decklib.canonical_code(os.path.splitext(name)[0])
-        out[code] = rc.canonical_card(img) if isinstance(card, str) else rc.rectify(img, card)
+        out[code] = features.canonical_card(img) if isinstance(card, str) else geometry.rectify(img, card)
     return out
 
 
@@ -263,9 +263,9 @@ def found_card(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> n
     side = float(np.linalg.norm(quad[1] - quad[0]))
     q = quad + rng.normal(0, 0.012 * side + 0.4, quad.shape).astype(np.float32)
     q = q.mean(axis=0) + (q - q.mean(axis=0)) * rng.uniform(0.98, 1.03)
-    if side >= 1.6 * rc.CW:
-        return rc.rectify_for_reading(img, q.astype(np.float32), 2)
-    return rc.rectify_for_reading(img, q.astype(np.float32))
+    if side >= 1.6 * geometry.CW:
+        return geometry.rectify_for_reading(img, q.astype(np.float32), 2)
+    return geometry.rectify_for_reading(img, q.astype(np.float32))
 
 
 def _stroke(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -653,8 +653,8 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                 width = float(np.exp(rng.uniform(np.log(55), np.log(src["max_w"]))))
                 img, quad = camera_view(_recolour(src["images"][code], rng), rng, width)
                 got = found_card(img, quad, rng)
-                big = got if got.shape[1] > rc.CW else None
-                card = got if big is None else cv2.resize(big, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA)
+                big = got if got.shape[1] > geometry.CW else None
+                card = got if big is None else cv2.resize(big, (geometry.CW, geometry.CH), interpolation=cv2.INTER_AREA)
                 r = ix.read_generic(card, big, net=net)
                 out.append(_tune_read(code, r))
                 if code[0] in ix.COURTS:

@@ -45,11 +45,12 @@ def whole_cards(img: np.ndarray) -> list[np.ndarray]:
     """The quads (in ``img``'s pixels) of the cards the finder's hand-drawn views find whole in a photo, searched at
     the product's working size: training data is found without the finder network, so that it does not learn from
     itself. (Shrunk by area averaging, as when the checked-in networks were trained.)"""
+    from vision import finder
     from vision import recognise as rc
 
     s = min(1.0, rc.FIND_SIDE / max(img.shape[:2]))
     small = img if s == 1.0 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-    qs = rc.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
+    qs = finder.find_cards(small, centre=(small.shape[1] / 2, small.shape[0] / 2), learned=False)
     return [q.pts / s for q in qs if q.whole >= 0.9]
 
 

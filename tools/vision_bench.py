@@ -21,6 +21,7 @@ import numpy as np
 
 from tools import synth
 from vision import deck as decklib
+from vision import features, finder, geometry
 from vision import glyphs as glyphlib
 from vision import recognise as rc
 
@@ -56,7 +57,7 @@ def truth_of(scene: synth.Scene, quad: np.ndarray) -> tuple[str, str | None]:
     ``whole`` or ``partial`` (by visibility and overlap), the code being ``back`` for a face-down card."""
     best, best_iou = None, 0.0
     for c in scene.cards:
-        iou = rc._iou(quad, c.quad.astype(np.float32))
+        iou = geometry.quad_iou(quad, c.quad.astype(np.float32))
         if iou > best_iou:
             best, best_iou = c, iou
     if best is None or best_iou < 0.5:
@@ -102,7 +103,7 @@ def run_scenes(deck_dir: str, seeds: range, recognisers: dict[str, rc.Recogniser
     return outcomes, whole
 
 
-def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[rc.Thresholds, list[dict]]:
+def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[features.Thresholds, list[dict]]:
     """The lowest (score, margin) with no wrong read on the tuning reads, then the margin raised by a safety gap."""
     reads = [o for o in outcomes if o.label not in ("back",)]
     score = np.array([o.score for o in reads])
@@ -126,7 +127,7 @@ def choose_thresholds(outcomes: list[Outcome], whole: int) -> tuple[rc.Threshold
         n = int(acc.sum())
         curve.append({"margin": round(float(t), 2), "coverage": round(float((acc & right).sum()) / max(whole, 1), 4),
                       "risk": round(float((acc & ~right).sum()) / max(n, 1), 5), "accepted": n})
-    return rc.Thresholds(round(ts, 3), round(tm, 3)), curve
+    return features.Thresholds(round(ts, 3), round(tm, 3)), curve
 
 
 def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print, generic_scenes: int = 150) -> dict:
@@ -138,7 +139,7 @@ def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print, 
             raise decklib.EnrollError(f"tuning deck not found: {d}")
     enrolled_out: list[Outcome] = []
     whole_total = 0
-    loose = {"enrolled": rc.Thresholds(2.0, 2.0), "generic": rc.Thresholds(2.0, 2.0)}
+    loose = {"enrolled": features.Thresholds(2.0, 2.0), "generic": features.Thresholds(2.0, 2.0)}
     for i, (name, d) in enumerate(dirs.items()):
         progress(f"tuning on {name}")
         deck = decklib.enroll_dir(d)
@@ -153,7 +154,7 @@ def tune(decks_root: str, scenes: int, progress: Callable[[str], None] = print, 
         "safety_gap": SAFETY_GAP,
         "enrolled": {"score": th_e.score, "margin": th_e.margin, "curve": curve_e},
     }
-    with open(rc.THRESHOLDS_PATH, "w") as f:
+    with open(features.THRESHOLDS_PATH, "w") as f:
         json.dump(result, f, indent=1)
     result["generic"] = tune_generic(decks_root, generic_scenes, progress)
     return result
@@ -165,16 +166,16 @@ def glyph_samples(deck_dir: str, seeds: range) -> list[tuple[str, str, np.ndarra
     out = []
     for seed in seeds:
         scene = synth.random_scene(images, seed, n_cards=7)
-        for q in rc.find_cards(scene.image):
+        for q in finder.find_cards(scene.image):
             kind, truth = truth_of(scene, q.pts)
-            out.append((truth or "junk", kind, rc.rectify_for_reading(scene.image, q.pts)))
+            out.append((truth or "junk", kind, geometry.rectify_for_reading(scene.image, q.pts)))
     return out
 
 
 def _glyph_sources(deck_dir: str, samples: list[tuple[str, str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
     """A deck's glyph template sources: its card images, and the whole face-up cards read in its scenes."""
     images = synth.load_deck(deck_dir)
-    clean = [(c, rc.canonical_card(img)) for c, img in images.items() if c in decklib.FULL]
+    clean = [(c, features.canonical_card(img)) for c, img in images.items() if c in decklib.FULL]
     return clean + [(t, card) for t, k, card in samples if k == "whole" and len(t) == 2 and t not in ("BJ", "LJ")]
 
 
@@ -209,12 +210,12 @@ def tune_generic(decks_root: str, scenes: int, progress: Callable[[str], None] =
         pips[s] = {"score": th_s.score, "margin": th_s.margin, "reads": len(mine), "curve": curve_s}
     glyphlib.build_templates(sources).save(glyphlib.GLYPHS_PATH)
     data: dict = {}
-    if os.path.exists(rc.THRESHOLDS_PATH):
-        with open(rc.THRESHOLDS_PATH) as f:
+    if os.path.exists(features.THRESHOLDS_PATH):
+        with open(features.THRESHOLDS_PATH) as f:
             data = json.load(f)
     data["generic"] = {"score": th.score, "margin": th.margin, "reader": "glyphs+pips", "scenes_per_deck": scenes,
                        "whole_cards": whole, "curve": curve, "pips": pips}
-    with open(rc.THRESHOLDS_PATH, "w") as f:
+    with open(features.THRESHOLDS_PATH, "w") as f:
         json.dump(data, f, indent=1)
     return data["generic"]
 
@@ -298,10 +299,10 @@ def timing(decks_root: str, frames: int = 60) -> dict:
         t = time.perf_counter()
         generic.identify(img)
         ident_generic.append((time.perf_counter() - t) * 1000)
-        for q in rc.find_cards(img):
+        for q in finder.find_cards(img):
             for mode, r in (("enrolled", rec), ("generic", generic)):
                 t = time.perf_counter()
-                r.read_and_accept(rc.rectify_for_reading(img, q.pts))
+                r.read_and_accept(geometry.rectify_for_reading(img, q.pts))
                 per_read[mode].append((time.perf_counter() - t) * 1000)
     tricks = [[(s, c) for s, c in zip(range(4), ["AS", "KH", "7D", "TC"], strict=True)]]
     video = [f for f, _ in synth.play_video(images, tricks, seed=3)][:frames]

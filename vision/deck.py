@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import exposure, index_net, pips
+from vision import exposure, features, finder, geometry, index_net, pips
 from vision import recognise as rc
 
 RANKS = "AKQJT98765432"
@@ -115,7 +115,8 @@ class Deck:
         meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
                 "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted,
                 "index_misnames": t.index_misnames, "index_suit_misnames": t.index_suit_misnames,
-                "index_side": t.index_side, "notches_tell_black": t.notches_tell_black, "canonical": [rc.CW, rc.CH]}
+                "index_side": t.index_side, "notches_tell_black": t.notches_tell_black,
+                "canonical": [geometry.CW, geometry.CH]}
         with open(path, "wb") as f:
             extra = {} if t.joker is None else {"joker": t.joker.astype(np.float32)}
             np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
@@ -130,7 +131,7 @@ class Deck:
             meta = json.loads(str(z["meta"]))
         except (OSError, ValueError, KeyError) as exc:
             raise EnrollError(f"not a cardref deck file: {path} ({exc})") from exc
-        if meta.get("format") != FORMAT or meta.get("canonical") != [rc.CW, rc.CH]:
+        if meta.get("format") != FORMAT or meta.get("canonical") != [geometry.CW, geometry.CH]:
             raise EnrollError(f"deck file {path} was made by another version; enroll the deck again")
         # (a file enrolled before the jokers' colour features has none: its templates alone tell the jokers apart)
         joker = z["joker"] if "joker" in z.files else None
@@ -145,8 +146,8 @@ class Deck:
         tpl.index_suit_misnames = None if suits is None else str(suits)
         # (and before the index's side was measured: the left, the only one read then)
         side = str(meta.get("index_side", "left"))
-        if side not in rc.INDEX_SIDES:
-            raise EnrollError(f"deck file {path}: index side {side!r} is not one of {', '.join(rc.INDEX_SIDES)}")
+        if side not in features.INDEX_SIDES:
+            raise EnrollError(f"deck file {path}: index side {side!r} is not one of {', '.join(features.INDEX_SIDES)}")
         tpl.index_side = side
         # (and before the clubs' notches were measured: not known, so never asked)
         tpl.notches_tell_black = bool(meta.get("notches_tell_black", False))
@@ -159,8 +160,8 @@ class Deck:
 # right (oxygen-white the suit top left): there the left corner fails for 71-94 % of the cards, the right one for
 # 0-37 %.
 RANK_BLIND = 0.97
-# the templates take the whole top strip (``rc.INDEX_SIDES``) where the top-left corner fails for at least this share
-# of the cards and the top-right one for at most half as many. (The strip rather than the right corner alone: with
+# the templates take the whole top strip (``features.INDEX_SIDES``) where the top-left corner fails for at least this
+# share of the cards and the top-right one for at most half as many. (The strip rather than the right corner alone: with
 # the right corner, oxygen-white's hearts and diamonds, their suit top left, lost their margin - 171 -> 150 right reads
 # in 40 of the bench's scenes; with the strip 172, oxygen-air 146 -> 170, oxygen 152 either way)
 TOP_STRIP_NEEDS = 0.5
@@ -182,9 +183,9 @@ def _rank_blind_share(labels: list[str], corners: np.ndarray) -> float:
 
 
 def index_side(labels: list[str], left: np.ndarray, right: np.ndarray) -> str:
-    """Where the corner templates look for the deck's index (``rc.INDEX_SIDES``), from the templates of its top-left
-    and its top-right corner (the right one mirrored): the top-left corner, unless it cannot tell most cards' ranks
-    apart and the top-right one can (``RANK_BLIND``, ``TOP_STRIP_NEEDS``): then the whole top strip."""
+    """Where the corner templates look for the deck's index (``features.INDEX_SIDES``), from the templates of its
+    top-left and its top-right corner (the right one mirrored): the top-left corner, unless it cannot tell most cards'
+    ranks apart and the top-right one can (``RANK_BLIND``, ``TOP_STRIP_NEEDS``): then the whole top strip."""
     on_left, on_right = _rank_blind_share(labels, left), _rank_blind_share(labels, right)
     return "top" if on_left >= TOP_STRIP_NEEDS and on_right <= on_left / 2 else "left"
 
@@ -193,14 +194,15 @@ def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
     """The deck's templates: each card's face, and the region of its top where the deck prints its index
     (``index_side``)."""
     labels = list(images)
-    cards = [rc.canonical_card(img) for img in images.values()]
+    cards = [features.canonical_card(img) for img in images.values()]
     # (the top-right corner mirrored: its region is the top-left one's of the mirrored card)
-    left, right = (np.stack([rc.corner_template(c[:, ::k], "left") for c in cards]) for k in (1, -1))
+    left, right = (np.stack([features.corner_template(c[:, ::k], "left") for c in cards]) for k in (1, -1))
     side = index_side(labels, left, right)
-    corners = left if side == "left" else np.stack([rc.corner_template(c, side) for c in cards])
-    jokers = {code: rc.joker_feature(c) for code, c in zip(labels, cards, strict=True) if code in ("BJ", "LJ")}
+    corners = left if side == "left" else np.stack([features.corner_template(c, side) for c in cards])
+    jokers = {code: features.joker_feature(c) for code, c in zip(labels, cards, strict=True) if code in ("BJ", "LJ")}
     joker = np.stack([jokers["BJ"], jokers["LJ"]]) if len(jokers) == 2 else None
-    return rc.Templates(labels, np.stack([rc.face_feature(c) for c in cards]), corners, joker=joker, index_side=side)
+    return rc.Templates(labels, np.stack([features.face_feature(c) for c in cards]), corners, joker=joker,
+                        index_side=side)
 
 
 def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:
@@ -244,7 +246,7 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 1
     """Read both jokers as a camera would see them, each colour channel's gain within ``cast`` of 1 (a camera's
     colour cast: jokers often differ only in their ink's colour): are they always told apart, with the acceptance
     margin?"""
-    th = rc.load_thresholds()["enrolled"]
+    th = features.load_thresholds()["enrolled"]
     margins = []
     wrong = 0
     for seed in range(trials):
@@ -252,7 +254,7 @@ def joker_test(images: dict[str, np.ndarray], tpl: rc.Templates, trials: int = 1
         for code in ("BJ", "LJ"):
             frame, quad = _camera_view(images[code], rng)
             frame = np.clip(frame * rng.uniform(1 - cast, 1 + cast, 3), 0, 255).astype(np.uint8)
-            card = rc.rectify_for_reading(frame, rc._orient(quad))
+            card = geometry.rectify_for_reading(frame, geometry.oriented(quad))
             label, _, margin = rc.match(tpl, card, True)
             if label != code:
                 wrong += 1
@@ -288,7 +290,7 @@ def notches_tell_black(images: dict[str, np.ndarray]) -> bool:
     shares: dict[str, list[float]] = {"S": [], "C": []}
     for code in (r + s for r in "23456789T" for s in "SC"):
         if code in images:
-            v = pips.club_notched_share(rc.canonical_card(images[code]))
+            v = pips.club_notched_share(features.canonical_card(images[code]))
             if v is not None:
                 shares[code[1]].append(v)
     return (min(len(shares["S"]), len(shares["C"])) >= NOTCH_CARDS and max(shares["S"]) == 0.0
@@ -314,10 +316,10 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     cards, truth = [], []
     for c in codes:
         img = images[c]
-        cards.append(cv2.resize(img, (rc.CW, rc.CH), interpolation=cv2.INTER_AREA))
+        cards.append(cv2.resize(img, (geometry.CW, geometry.CH), interpolation=cv2.INTER_AREA))
         for _ in range(views - 1):
             frame, quad = _camera_view(img, rng)
-            cards.append(rc.rectify_for_reading(frame, quad))
+            cards.append(geometry.rectify_for_reading(frame, quad))
         truth += [c] * views
     net = index_net.shared()
     reads = [r for i in range(0, len(cards), 32) for r in net.read_corners_batch(cards[i : i + 32])]
@@ -355,7 +357,7 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
         use["back"] = images["back"]
     tpl = templates_from_images(use)
     # the same picture twice (a copied file): nearly no pixel differs, where two real cards differ in a pip at least
-    size = (rc.CW, rc.CH)
+    size = (geometry.CW, geometry.CH)
     small = {c: cv2.resize(img, size, interpolation=cv2.INTER_AREA).astype(np.int16) for c, img in use.items()}
     dupes = []
     keys = list(small)
@@ -391,7 +393,7 @@ def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.nd
     is then the first the generic reader names it from, ``outline_named``)."""
     img = enrollment_view(img)
     pts = card_outline_in_photo(img, where, code)
-    return rc.canonical_card(img) if pts is None else rc.rectify(img, pts)
+    return features.canonical_card(img) if pts is None else geometry.rectify(img, pts)
 
 
 def enrollment_view(img: np.ndarray) -> np.ndarray:
@@ -421,7 +423,7 @@ def card_outline_in_photo(img: np.ndarray, where: str, code: str | None = None) 
 OUTLINE_NAMED = True
 
 
-def outline_named(img: np.ndarray, quad: rc.Quad, code: str) -> np.ndarray:
+def outline_named(img: np.ndarray, quad: geometry.Quad, code: str) -> np.ndarray:
     """Of the finder's outline of a photographed card and its alternatives (``quad``), the first from which the
     generic reader names the card ``code`` (the card the photo is of); the first where it names it from none.
 
@@ -445,7 +447,7 @@ NAMED_IN_PHOTO = True
 ENROLL_GAIN = True
 
 
-def card_named_in_photo(img: np.ndarray, code: str) -> rc.Quad | None:
+def card_named_in_photo(img: np.ndarray, code: str) -> geometry.Quad | None:
     """The outline of the card ``code`` in an enrollment photo, where the generic reader's whole reading of the photo
     (``Recogniser.identify``) names that card and no other; else None.
 
@@ -458,7 +460,7 @@ def card_named_in_photo(img: np.ndarray, code: str) -> rc.Quad | None:
     named = [r for r in reads if r.code == code]
     if len(named) != 1 or any(r.code is not None and r.code != code for r in reads):
         return None
-    return rc.Quad(np.asarray(named[0].quad, np.float32), named[0].whole)
+    return geometry.Quad(np.asarray(named[0].quad, np.float32), named[0].whole)
 
 
 # a card whose outline covers more than this share of its image is the image itself (a scan, a rendered design)
@@ -468,7 +470,7 @@ FILLS_FILE = 0.85
 PHOTO_SAMPLE = 5
 
 
-def card_quad_in_photo(img: np.ndarray, where: str) -> rc.Quad:
+def card_quad_in_photo(img: np.ndarray, where: str) -> geometry.Quad:
     """The finder's outline of the one card in an enrollment image (``card_in_photo``), with its alternatives, in
     the image's pixels.
 
@@ -482,9 +484,9 @@ def card_quad_in_photo(img: np.ndarray, where: str) -> rc.Quad:
     framed = cv2.copyMakeBorder(small, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(40, 40, 40))
     # a card photographed to be enrolled fills a good part of the photo: smaller outlines are other things
     centre = (pad + small.shape[1] / 2, pad + small.shape[0] / 2)
-    quads = [q for q in rc.find_cards(framed, min_side=0.1 * max(small.shape[:2]), centre=centre) if q.whole > 0.8]
+    quads = [q for q in finder.find_cards(framed, min_side=0.1 * max(small.shape[:2]), centre=centre) if q.whole > 0.8]
     quads.sort(key=lambda q: -cv2.contourArea(q.pts))
-    cards: list[rc.Quad] = []
+    cards: list[geometry.Quad] = []
     for q in quads:
         cen = tuple(map(float, q.pts.mean(axis=0)))
         if cards and cv2.contourArea(q.pts) < 0.4 * cv2.contourArea(cards[0].pts):
@@ -566,7 +568,7 @@ def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], No
     for frame in frames:  # type: ignore[attr-defined]
         if frame is None:
             continue
-        quads = [q for q in rc.find_cards(frame) if q.whole > 0.9]
+        quads = [q for q in finder.find_cards(frame) if q.whole > 0.9]
         if need_empty:
             if not quads:
                 need_empty = False
@@ -584,7 +586,7 @@ def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], No
         last_quad = q
         if count >= still:
             # (the light's cast taken out, as the play detector takes it out of the frames it reads against these)
-            images[codes[k]] = rc.rectify(exposure.adjusted(frame, 1.0, exposure.cast(frame)), q)
+            images[codes[k]] = geometry.rectify(exposure.adjusted(frame, 1.0, exposure.cast(frame)), q)
             progress(f"took {codes[k]} ({k + 1}/{len(codes)}); take it away")
             k += 1
             count, last_quad, need_empty = 0, None, True

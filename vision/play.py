@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import exposure, resample
+from vision import exposure, finder, geometry, resample
 from vision import mat as matlib
 from vision import recognise as rc
 
@@ -289,7 +289,7 @@ class PlayDetector:
         # a card is a rectangle on the mat: the smallest rectangle round the change, fitted in mat coordinates
         # (the rounded corners lie inside it), then seen through the camera again
         rect = cv2.minAreaRect(self.calibration.to_mat(hull))
-        quad = rc._orient(self.calibration.to_frame(cv2.boxPoints(rect)).astype(np.float32))
+        quad = geometry.oriented(self.calibration.to_frame(cv2.boxPoints(rect)).astype(np.float32))
         # its shape judged on the mat, where a card is a card's rectangle: in the frame of a camera that sees the
         # mat at an angle, the far seat's card lying across is foreshortened to twice as long as wide (30 degrees)
         long, short = max(rect[1]), min(rect[1])
@@ -356,9 +356,9 @@ class PlayDetector:
         if self._new_quad is None:
             return ballot
         read, shown = self._face_read(frame, self._new_quad)
-        if read is None or (not shown and any(rc._iou(r.quad, read.quad) >= 0.5 for r in ballot)):
+        if read is None or (not shown and any(geometry.quad_iou(r.quad, read.quad) >= 0.5 for r in ballot)):
             return ballot
-        return [r for r in ballot if rc._iou(r.quad, read.quad) < 0.5] + [read]
+        return [r for r in ballot if geometry.quad_iou(r.quad, read.quad) < 0.5] + [read]
 
     def _quad_read(self, frame: np.ndarray, quad: np.ndarray, face_by_score: bool = False) -> rc.Read | None:
         """The card under ``quad`` read as the recogniser reads the cards it finds; None when it shows no card face
@@ -375,9 +375,9 @@ class PlayDetector:
         by a match above ``rc.FACE_SCORE``): the card is read once for both uses."""
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
-        pale = rc.rim_pale(rc.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
+        pale = finder.rim_pale(finder.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
         rec = self.recogniser
-        label, score, margin = rec.read_card(rc.rectify_for_reading(frame, quad))
+        label, score, margin = rec.read_card(geometry.rectify_for_reading(frame, quad))
         if label == "back":
             return None, False  # a face-down card: left to the reads of the whole picture
         if label == "?":
@@ -411,29 +411,29 @@ class PlayDetector:
                 if r.face_down:
                     continue
                 for cl in clusters:
-                    if rc._iou(cl[0].quad, r.quad) > 0.8:
+                    if geometry.quad_iou(cl[0].quad, r.quad) > 0.8:
                         cl.append(r)
                         break
                 else:
                     clusters.append([r])
         # a card is gone when the table shows where it lay; one merely covered by a newer card is still there
-        unseen = [t for t in self._tracks if not any(rc._iou(t.quad, cl[0].quad) > 0.7 for cl in clusters)]
+        unseen = [t for t in self._tracks if not any(geometry.quad_iou(t.quad, cl[0].quad) > 0.7 for cl in clusters)]
         gone: list[_Track] = []
         if unseen and self._lone is None:  # with a lone card laid, nothing else changed: nothing went
             card_px = np.zeros((h, w), np.uint8)
             x0, y0, x1, y1 = self._roi if self._roi is not None else (0, 0, w, h)
-            card_px[y0:y1, x0:x1] = rc.card_mask(frame[y0:y1, x0:x1])
+            card_px[y0:y1, x0:x1] = finder.card_mask(frame[y0:y1, x0:x1])
             gone = [t for t in unseen if self._covered_by_card(card_px, t.quad) < 0.35]
         new = []
         for cl in clusters:
             r = cl[-1]
             # the same outline with the same best guess is a card already known; a different guess on the same spot
             # is a new card laid squarely on it
-            on_track = [t for t in self._tracks if rc._iou(t.quad, r.quad) > 0.7]
+            on_track = [t for t in self._tracks if geometry.quad_iou(t.quad, r.quad) > 0.7]
             if any(t.label == r.label for t in on_track):
                 continue
             if on_track and all(x.code is None for x in cl) and not (
-                    self._new_quad is not None and rc._iou(self._new_quad, r.quad) > 0.7):
+                    self._new_quad is not None and geometry.quad_iou(self._new_quad, r.quad) > 0.7):
                 # an unsure guess on a known card's spot, where no single card's change was outlined, is that card
                 # seen worse, not a new one: the camera shaken or refocusing blurs the whole table, and an unread
                 # joker (label '?') and a nine of spades were guessed AH and TS on blurred frames and played twice,

@@ -34,12 +34,12 @@ def tango_deck(decks_dir):
 def tuning_templates(decks_dir):
     """Generic-mode templates from three tuning designs only (the tests read other designs with them)."""
     from tools import synth
-    from vision import glyphs, recognise
+    from vision import features, glyphs
 
     src = {}
     for name in ("anglo_modern", "plastic", "simplistic"):
         images = synth.load_deck(str(decks_dir / name))
-        src[name] = [(c, recognise.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
+        src[name] = [(c, features.canonical_card(img)) for c, img in images.items() if c not in ("back",)]
     return glyphs.build_templates(src)
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from tools import drawn_misses, synth
-from vision import recognise
+from vision import geometry, recognise
 
 
 def test_each_whole_card_missed_is_sorted_by_why(tango):
@@ -12,7 +12,7 @@ def test_each_whole_card_missed_is_sorted_by_why(tango):
     seven, queen, four = (c.quad.astype(np.float32) for c in scene.cards)
     loose = seven.copy()
     loose[1:3, 0] += 0.6 * (loose[1:3, 0] - loose[0:1, 0].repeat(2))  # stretched sideways
-    assert 0.5 < recognise._iou(loose, seven) <= 0.8
+    assert 0.5 < geometry.quad_iou(loose, seven) <= 0.8
     reads = [recognise.Read(None, "QS", 0.7, 0.1, queen), recognise.Read("4D", "4D", 0.9, 0.5, four),
              recognise.Read(None, "7D", 0.4, 0.0, loose)]
     why = {m.code: m.why for m in drawn_misses.misses_of_scene(scene, reads, 2)}

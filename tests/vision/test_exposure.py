@@ -174,20 +174,20 @@ def _table_with_card(table_bgr: tuple[int, int, int], texture: float, shade_rows
 def test_a_card_outlined_to_a_shadows_edge_is_extended_over_its_shaded_paper():
     """A lamp's shadow over the top 40 of a card's 140 rows, on a brown table: the finder's outline stops at the
     shadow's edge; extended, it is the whole card again, and the strip's factor brings its paper to the lit level."""
-    from vision import recognise as rc
+    from vision import shade
 
     frame, quad = _table_with_card((40, 70, 110), 12, 40, 0.3)
     normal = quad[3] - quad[0]
     lit = quad.copy()
     lit[0] += normal * 40 / 140
     lit[1] += normal * 40 / 140
-    got = rc._extended_into_shade(frame, lit)
+    got = shade.extended_into_shade(frame, lit)
     assert got is not None
     ext, strips = got
     near = min(np.abs(np.roll(ext, k, axis=0) - quad).max() for k in range(4))
     assert near < 5  # px, of a 100 x 140 card
     assert len(strips) == 1 and 2.5 < strips[0][1] < 4.0  # (the shade was 0.3 of the light, tinted)
-    lifted, origin = rc._shade_lifted(frame, ext, strips)
+    lifted, origin = shade.shade_lifted(frame, ext, strips)
     centre = np.int32(quad[0] + (quad[1] - quad[0]) * 0.5 + normal * 20 / 140 - origin)
     assert int(lifted[centre[1], centre[0], 1]) > 190  # the shaded paper, lifted
 
@@ -195,9 +195,9 @@ def test_a_card_outlined_to_a_shadows_edge_is_extended_over_its_shaded_paper():
 def test_no_shade_strip_beside_a_card_lit_whole_or_on_a_pale_grey_table_in_shade():
     """A card outlined whole has no strip to add; nor has a card whose shaded neighbour is a pale grey table, the
     paper's colour in shade as far as the reach (no card's edge ends it)."""
-    from vision import recognise as rc
+    from vision import shade
 
     frame, quad = _table_with_card((40, 70, 110), 12, 0, 1.0)
-    assert rc._extended_into_shade(frame, quad) is None
+    assert shade.extended_into_shade(frame, quad) is None
     frame, quad = _table_with_card((225, 225, 225), 1.5, -1, 0.5, tint=(1.0, 1.0, 1.0))
-    assert rc._extended_into_shade(frame, quad) is None
+    assert shade.extended_into_shade(frame, quad) is None

@@ -144,12 +144,12 @@ def test_the_network_finds_cards_the_hand_drawn_views_miss(name, least):
     outlined and dropped as the folder's parts: all four are found now), and a nine of clubs half in the shadow of
     a lamp. (Training photos, but these cards were left out of the finder's loss: its hand-drawn views had missed
     them.)"""
-    from vision import recognise
+    from vision import finder
 
     img, boxes = _boxes(name)
     centre = (img.shape[1] / 2, img.shape[0] / 2)
-    without = _found(recognise.find_cards(img, centre=centre, learned=False), boxes)
-    with_net = _found(recognise.find_cards(img, centre=centre), boxes)
+    without = _found(finder.find_cards(img, centre=centre, learned=False), boxes)
+    with_net = _found(finder.find_cards(img, centre=centre), boxes)
     assert without < least <= with_net
 
 
@@ -157,11 +157,11 @@ def test_without_its_model_the_finder_runs_on_its_hand_drawn_views(monkeypatch):
     """Only while the network is being made from scratch is its file missing; the finder then finds what its
     hand-drawn views find (``learned=False``), without error. boxes/train IMG_2404: a card on carpet that only the
     network finds."""
-    from vision import recognise
+    from vision import finder
 
     img, _ = _boxes("IMG_2404")
     centre = (img.shape[1] / 2, img.shape[0] / 2)
-    hand = [q.pts.tolist() for q in recognise.find_cards(img, centre=centre, learned=False)]
-    assert len(recognise.find_cards(img, centre=centre)) == len(hand) + 1
-    monkeypatch.setattr(recognise, "FINDER_PATH", "/nonexistent/finder_net.onnx")
-    assert [q.pts.tolist() for q in recognise.find_cards(img, centre=centre)] == hand
+    hand = [q.pts.tolist() for q in finder.find_cards(img, centre=centre, learned=False)]
+    assert len(finder.find_cards(img, centre=centre)) == len(hand) + 1
+    monkeypatch.setattr(finder, "FINDER_PATH", "/nonexistent/finder_net.onnx")
+    assert [q.pts.tolist() for q in finder.find_cards(img, centre=centre)] == hand

@@ -6,7 +6,7 @@ import pytest
 
 from tools import kde_decks, synth
 from vision import deck as decklib
-from vision import recognise
+from vision import features, geometry, recognise
 
 
 def _read_as(deck_dir, seed: int, code: str, deck: decklib.Deck | None) -> str | None:
@@ -14,8 +14,8 @@ def _read_as(deck_dir, seed: int, code: str, deck: decklib.Deck | None) -> str |
     ``seed`` of the design in ``deck_dir``."""
     scene = synth.random_scene(synth.load_deck(str(deck_dir)), seed, n_cards=7)
     truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-    best = max(recognise.Recogniser(deck).identify(scene.image), key=lambda r: recognise._iou(r.quad, truth))
-    assert recognise._iou(best.quad, truth) > 0.8  # (found: only its name is in question)
+    best = max(recognise.Recogniser(deck).identify(scene.image), key=lambda r: geometry.quad_iou(r.quad, truth))
+    assert geometry.quad_iou(best.quad, truth) > 0.8  # (found: only its name is in question)
     return best.code
 
 
@@ -135,7 +135,7 @@ def test_a_deck_whose_index_is_top_right_is_matched_along_its_top_strip(kde_deck
 def test_a_deck_whose_index_is_top_left_keeps_its_corner(kde_deck):
     """KDE's standard deck (the index top left and bottom right): the top-left corner tells its cards' ranks apart,
     the top-right one not (the aces to the threes have nothing there)."""
-    images = {c: recognise.canonical_card(img) for c, img in synth.load_deck(str(kde_deck("standard"))).items()}
+    images = {c: features.canonical_card(img) for c, img in synth.load_deck(str(kde_deck("standard"))).items()}
     assert decklib.templates_from_images(images).index_side == "left"
     mirrored = {c: img[:, ::-1].copy() for c, img in images.items()}
     assert decklib.templates_from_images(mirrored).index_side == "top"
@@ -167,8 +167,8 @@ def test_a_spade_whose_pips_show_a_clubs_notches_is_left_unsure(kde_deck, monkey
     assert deck.templates.notches_tell_black and deck.report["notches_tell_black"]
     assert _read_as(folder, 500023, "8C", deck) is None
     images = synth.load_deck(str(folder))
-    assert pips.club_notched_share(recognise.canonical_card(images["8C"])) == 1.0
-    assert pips.club_notched_share(recognise.canonical_card(images["8S"])) == 0.0
+    assert pips.club_notched_share(features.canonical_card(images["8C"])) == 1.0
+    assert pips.club_notched_share(features.canonical_card(images["8S"])) == 0.0
     monkeypatch.setattr(recognise, "NOTCHED_SPADES_UNSURE", False)
     assert _read_as(folder, 500023, "8C", deck) == "8S"
 

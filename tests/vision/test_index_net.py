@@ -15,10 +15,10 @@ def paris(decks_dir):
 
 
 def _card(img: np.ndarray) -> np.ndarray:
-    from vision import recognise
+    from vision import geometry
 
     # the product reads a rectified card: the design warped to twice the canonical size
-    return cv2.resize(img, (2 * recognise.CW, 2 * recognise.CH), interpolation=cv2.INTER_AREA)
+    return cv2.resize(img, (2 * geometry.CW, 2 * geometry.CH), interpolation=cv2.INTER_AREA)
 
 
 def test_reads_both_corners_of_a_held_out_design(paris):
@@ -216,12 +216,12 @@ def test_a_high_card_with_an_object_across_its_pips_is_read_by_the_pips_left(par
     """A bar across a row of pips (an object, a cable, a shadow) leaves no clean layout, so the pips give no count;
     the alike pips still seen bound the rank from below, which a blurred low card (the corners' own floor is for
     a 3 read as a 2) cannot fake: the corners are then taken at the common floor."""
-    from vision import pips, recognise
+    from vision import geometry, pips
 
     th = index_net.load_thresholds()
     for code, count in (("9S", 9), ("TH", 10), ("8C", 8)):
         big = _card(paris[code])
-        card = cv2.resize(big, (recognise.CW, recognise.CH), interpolation=cv2.INTER_AREA)
+        card = cv2.resize(big, (geometry.CW, geometry.CH), interpolation=cv2.INTER_AREA)
         h, w = card.shape[:2]
         cv2.rectangle(card, (int(0.1 * w), int(0.55 * h)), (int(0.6 * w), int(0.68 * h)), (60, 60, 60), -1)
         layout, group = pips.read_pips(card)
@@ -338,7 +338,7 @@ def test_a_reading_by_the_bottom_right_corner_alone_takes_that_corners_colour():
     import os
 
     from tools import photo_bench
-    from vision import recognise
+    from vision import geometry, recognise
 
     folder = os.path.join("..", "shared", "photos", "poker_table", "train")
     if not os.path.isdir(folder):
@@ -347,7 +347,7 @@ def test_a_reading_by_the_bottom_right_corner_alone_takes_that_corners_colour():
     reads = recognise.Recogniser().identify(img)
     jack = [r for r in reads if r.label == "JD"]
     assert [r.code for r in jack] == ["JD"]
-    card = recognise.rectify_for_reading(img, np.asarray(jack[0].quad, np.float32), 2)
+    card = geometry.rectify_for_reading(img, np.asarray(jack[0].quad, np.float32), 2)
     ir = index_net.read_corners(card)
     assert [c.is_index for c in ir.corners] == [False, True]
     assert index_net.ink_colour(card, 1) == "red" and index_net.ink_colour(card, 0) != "red"
@@ -424,12 +424,12 @@ def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     deck's blue or green ones, never black or grey; an ace's one pip overrules the corners only when its notches
     name the same other suit."""
     from tools import synth
-    from vision import pips, recognise
+    from vision import features, pips
 
     plastic = synth.load_deck(str(decks_dir / "plastic"))  # a tuning design: its pips are what the discriminants saw
 
     def decide(code, read_as, colour, each=0.99, p=None):
-        card = recognise.canonical_card(plastic[code])
+        card = features.canonical_card(plastic[code])
         p = p or pips.find_pips(card)
         ranks = np.full((2, len(index_net.RANKS)), 0.01 / (len(index_net.RANKS) - 1), np.float32)
         ranks[:, index_net.RANKS.index(read_as[0])] = 0.99
@@ -445,18 +445,18 @@ def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     assert decide("5S", "5C", "black").score == 0
     assert index_net.accepts(decide("5C", "5C", "black"), th)
     # blue diamonds (red ink turned blue): a four-colour deck's
-    blue = recognise.canonical_card(np.ascontiguousarray(plastic["5D"][..., [2, 1, 0]]))
+    blue = features.canonical_card(np.ascontiguousarray(plastic["5D"][..., [2, 1, 0]]))
     bp = pips.find_pips(blue)
     assert bp is not None and not bp.red and not bp.hueless
     for colour in ("other", "?"):  # (a small card's index may have too little ink to name its colour)
         assert index_net.accepts(decide("5D", "5D", colour, p=bp), th)
     # grey pips under a diamond (an ace of spades' blurred index read as a diamond, its ink too faint for a colour):
-    grey = recognise.canonical_card(cv2.cvtColor(cv2.cvtColor(plastic["5D"], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
+    grey = features.canonical_card(cv2.cvtColor(cv2.cvtColor(plastic["5D"], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR))
     gp = pips.find_pips(grey)
     assert gp is not None and gp.hueless
     assert decide("5D", "5D", "?", p=gp).score == 0
     # an ace's pip refuses the corners' suit only when its notches say so too (``pips.notched_suit``)
-    ace = pips.find_pips(recognise.canonical_card(synth.load_deck(str(decks_dir / "anglo_modern"))["AS"]))
+    ace = pips.find_pips(features.canonical_card(synth.load_deck(str(decks_dir / "anglo_modern"))["AS"]))
     assert ace is not None and pips.pip_suit(ace, index_net._pip_suits())[0] == "S" and pips.notched_suit(ace) == "S"
     assert decide("AS", "AC", "black", each=0.8, p=ace).score == 0
     assert decide("AS", "AC", "black", p=ace).score == 0  # (each corner sure: the two looks at the pip still win)
@@ -464,7 +464,7 @@ def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     # (in doubt between the black suits the corners are not made surer together: ``index_net.JOINT_BLACK_SUIT``)
     assert decide("AS", "AS", "black", each=0.8, p=ace).score == pytest.approx(0.8, abs=0.01)
     # plastic's flame-tipped spade: notches like a club's leaves, the discriminant a spade - the corners decide
-    flame = pips.find_pips(recognise.canonical_card(plastic["AS"]))
+    flame = pips.find_pips(features.canonical_card(plastic["AS"]))
     assert pips.pip_suit(flame, index_net._pip_suits())[0] == "S" and pips.notched_suit(flame) == "C"
     assert index_net.accepts(decide("AS", "AC", "black", p=flame), th)
-    assert pips.find_pips(recognise.canonical_card(plastic["5C"])).notches == ()  # (measured for an ace only)
+    assert pips.find_pips(features.canonical_card(plastic["5C"])).notches == ()  # (measured for an ace only)

@@ -10,7 +10,7 @@ import pytest
 
 from tools import synth
 from vision import deck as decklib
-from vision import recognise
+from vision import geometry, recognise
 
 CODES = ["3S", "5D", "2S", "4D", "6S", "QH"]
 
@@ -28,7 +28,7 @@ def _named(deck: decklib.Deck, images: dict[str, np.ndarray]) -> tuple[set[str],
     right, wrong = set(), set()
     for card in scene.cards:
         for r in reads:
-            if r.code and recognise._iou(r.quad, card.quad.astype(np.float32)) > 0.8:
+            if r.code and geometry.quad_iou(r.quad, card.quad.astype(np.float32)) > 0.8:
                 (right if r.code == card.code else wrong).add(card.code)
     return right, wrong
 
@@ -94,7 +94,7 @@ def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir,
     truth = next(c for c in scene.cards if c.code == "2S").quad.astype(np.float32)
 
     def read(d: decklib.Deck) -> recognise.Read:
-        return next(r for r in recognise.Recogniser(d).identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+        return next(r for r in recognise.Recogniser(d).identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
 
     assert read(deck).code == "2S"
     listed = copy.deepcopy(deck)
@@ -135,7 +135,7 @@ def test_a_blurred_club_is_named_by_its_templates_rank_and_the_networks_suit(ber
 
     def read(d: decklib.Deck) -> str | None:
         return next(r for r in recognise.Recogniser(d).identify(scene.image)
-                    if recognise._iou(r.quad, truth) > 0.8).code
+                    if geometry.quad_iou(r.quad, truth) > 0.8).code
 
     assert read(deck) == "3C"
     listed = copy.deepcopy(deck)
@@ -158,7 +158,7 @@ def test_a_small_blurred_jack_is_named_by_its_templates_and_the_suit_both_corner
 
     def read() -> str | None:
         return next(r for r in recognise.Recogniser(deck).identify(scene.image)
-                    if recognise._iou(r.quad, truth) > 0.8).code
+                    if geometry.quad_iou(r.quad, truth) > 0.8).code
 
     assert read() == "JS"
     monkeypatch.setattr(recognise, "SUIT_LEFT_SCORE", 0.85)

@@ -6,7 +6,7 @@ import pytest
 
 from tools import synth
 from vision import deck as decklib
-from vision import recognise
+from vision import features, geometry, recognise
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def test_each_joker_is_named_under_a_colour_cast(bellot, bellot_deck, code, gain
     frame = np.clip(scene.image * np.array(gains[::-1]), 0, 255).astype(np.uint8)
     reads = rec.identify(frame)
     truth = scene.cards[0].quad.astype(np.float32)
-    mine = [r for r in reads if recognise._iou(r.quad, truth) > 0.8]
+    mine = [r for r in reads if geometry.quad_iou(r.quad, truth) > 0.8]
     assert mine and mine[0].code == code, [(r.code, r.label, round(r.margin, 2)) for r in reads]
 
 
@@ -65,5 +65,5 @@ def test_a_deck_file_keeps_the_jokers_colour_and_an_older_file_still_loads(bello
     np.savez_compressed(path, **old)
     older = decklib.Deck.load(path)
     assert older.templates.joker is None
-    label, _, _ = recognise.match(older.templates, recognise.canonical_card(bellot["LJ"]), True)
+    label, _, _ = recognise.match(older.templates, features.canonical_card(bellot["LJ"]), True)
     assert label == "LJ"

@@ -264,7 +264,7 @@ def test_a_tilted_cameras_view_fits_the_frame_and_its_outlines_map_back(decks_di
 
     from tools import photo_bench as pb
     from tools import synth
-    from vision import recognise
+    from vision import geometry, recognise
 
     w, h = 1280, 960
     assert np.allclose(pb.tilt_homography(w, h, 0.0), np.eye(3), atol=1e-6)
@@ -285,7 +285,7 @@ def test_a_tilted_cameras_view_fits_the_frame_and_its_outlines_map_back(decks_di
     reads = recognise.Recogniser(None).identify(view)
     assert len(reads) == 1 and reads[0].code == "7S"
     back = cv2.perspectiveTransform(np.asarray(reads[0].quad, np.float32)[None], np.linalg.inv(tilt))[0]
-    assert recognise._iou(back, quad) > 0.85
+    assert geometry.quad_iou(back, quad) > 0.85
 
 
 def test_the_middle_of_a_photo_is_its_middle_columns_and_maps_back():

@@ -39,11 +39,11 @@ def desk():
 
 
 def test_the_card_of_a_photo_is_found_and_refusals_name_the_file(desk):
-    from vision import deck, recognise
+    from vision import deck, geometry
 
     img = cv2.imread(str(desk / "template" / "spades_7.jpg"))
     card = deck.card_in_photo(img, "spades_7.jpg")
-    assert card.shape[:2] == (recognise.CH, recognise.CW)
+    assert card.shape[:2] == (geometry.CH, geometry.CW)
     # the card's paper fills its rim: the rectified card's border is pale, not the desk's wood
     assert np.median(card[3:8, 20:100]) > 120
     empty = img[:250]  # the desk above the card: no card in it

@@ -25,36 +25,36 @@ def _project(tilt: float, turn: float, f: float = 1200.0, size=(1280, 960), dist
 
 @pytest.mark.parametrize("tilt,turn", [(20, 30), (35, 60), (45, 15), (40, 100)])
 def test_plane_aspect_recovers_the_cards_shape_from_an_oblique_view(tilt, turn):
-    from vision import recognise
+    from vision import geometry
 
     quad = _project(tilt, turn)
-    a = recognise.plane_aspect(quad, (640, 480))
+    a = geometry.plane_aspect(quad, (640, 480))
     assert a is not None
     assert abs(max(a, 1 / a) - 88 / 63) < 0.01
     # the wrong principal point gives a wrong shape: the answer depends on the camera, as it must
-    b = recognise.plane_aspect(quad, (0, 0))
+    b = geometry.plane_aspect(quad, (0, 0))
     assert b is None or abs(max(b, 1 / b) - 88 / 63) > 0.01
 
 
 def test_a_square_on_view_leaves_the_image_ratio_to_decide():
-    from vision import recognise
+    from vision import geometry
 
     quad = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float32)
-    assert recognise.plane_aspect(quad, (640, 480)) is None
+    assert geometry.plane_aspect(quad, (640, 480)) is None
 
 
 def test_a_card_seen_steeply_is_turned_to_start_with_its_short_side_on_the_table():
     """Seen 55 degrees off by a phone held close, its long side running away from the camera, a card looks wider than
     long; its outline is turned by one corner so that the card is cut upright. A card seen nearly square-on keeps the
     image's order."""
-    from vision import recognise
+    from vision import geometry, recognise
 
-    steep = recognise._orient(_project(55, 10, f=900.0, distance=180.0))  # (the image's order: shorter sides first)
-    near = recognise._orient(_project(10, 20))
-    out = recognise._upright_in_plane([recognise.Quad(steep, 1.0), recognise.Quad(near, 1.0)], (640, 480))
-    assert np.array_equal(out[0].pts, steep[recognise._NEXT])
+    steep = geometry.oriented(_project(55, 10, f=900.0, distance=180.0))  # (the image's order: shorter sides first)
+    near = geometry.oriented(_project(10, 20))
+    out = recognise._upright_in_plane([geometry.Quad(steep, 1.0), geometry.Quad(near, 1.0)], (640, 480))
+    assert np.array_equal(out[0].pts, steep[geometry.NEXT_CORNER])
     assert np.array_equal(out[1].pts, near)
-    a = recognise.plane_aspect(out[0].pts, (640, 480), focal=1.5 * 640)
+    a = geometry.plane_aspect(out[0].pts, (640, 480), focal=1.5 * 640)
     assert a is not None and abs(a - 63 / 88) < 0.1
 
 
@@ -74,7 +74,7 @@ def test_the_row_of_five_on_a_pale_wooden_table_is_found_whole(name):
     train_18 the ten of spades' region, 1.16 cards' area with the band round it, was split as a pair into two pieces
     of 0.8 of a card (``SPLIT_ONE_SHARE``)."""
     from tools.photo_bench import load_photo
-    from vision import recognise
+    from vision import finder
 
     path = PHOTOS / "poker_table" / "train" / name
     if not path.exists():
@@ -82,7 +82,7 @@ def test_the_row_of_five_on_a_pale_wooden_table_is_found_whole(name):
     # (as the bench and ``identify`` see it: the photo at 1920 px, shrunk bilinearly to the finder's 1280)
     img, _ = load_photo(str(path), 1920)
     img = cv2.resize(img, None, fx=1280 / img.shape[1], fy=1280 / img.shape[1], interpolation=cv2.INTER_LINEAR)
-    quads = [q for q in recognise.find_cards(img, centre=(640, img.shape[0] / 2)) if q.whole > 0.9]
+    quads = [q for q in finder.find_cards(img, centre=(640, img.shape[0] / 2)) if q.whole > 0.9]
     row = [q for q in quads if q.pts[:, 1].min() > 0.7 * img.shape[0]]  # the row along the bottom edge
     big = max(cv2.contourArea(q.pts) for q in row)
     row = [q for q in row if cv2.contourArea(q.pts) > 0.6 * big]  # cards, not the table's legs at the edge
@@ -100,7 +100,7 @@ def test_a_lone_card_outlined_loosely_is_not_split_as_a_pair():
     the finder's size: no size reference at that shape, and its region, 1.2 cards' area, was split into two pieces
     of 0.8 of a card. A card seen whole filling the region (``SPLIT_ONE_SHARE``) keeps it one card."""
     from tools.photo_bench import load_photo
-    from vision import recognise
+    from vision import finder, recognise
 
     path = PHOTOS / "poker_table" / "train" / "train_20.jpg"
     if not path.exists():
@@ -108,7 +108,7 @@ def test_a_lone_card_outlined_loosely_is_not_split_as_a_pair():
     img, _ = load_photo(str(path), 1920)
     img = cv2.resize(img, None, fx=1280 / img.shape[1], fy=1280 / img.shape[1], interpolation=cv2.INTER_LINEAR)
     ace = np.array([[564, 644], [653, 644], [653, 771], [564, 771]], np.float32)  # (its place, by eye)
-    quads = recognise.find_cards(img, centre=(640, img.shape[0] / 2))
+    quads = finder.find_cards(img, centre=(640, img.shape[0] / 2))
     on = [q for q in quads if cv2.intersectConvexConvex(q.pts, ace)[0] > 0.3 * cv2.contourArea(ace)]
     assert len(on) == 1 and on[0].whole > 0.9, [(q.whole, cv2.contourArea(q.pts)) for q in on]
     # and outlined exactly, not with the strip of table (``EDGED_MIN``: its weakest side shows 11.2), it is read
@@ -126,14 +126,14 @@ def test_a_card_whose_side_runs_into_anothers_margin_is_drawn_from_its_corner(na
     drawn from its bottom-left corner at the size of the cards seen whole makes the region (``CORNER_*``), and is
     read; before, the network outlined the pair as one card and the two of diamonds went unread."""
     from tools.photo_bench import load_photo
-    from vision import recognise
+    from vision import geometry, recognise
 
     path = PHOTOS / "poker_table" / "train" / name
     if not path.exists():
         pytest.skip("the development photos ../shared/photos/poker_table are not here")
     img, _ = load_photo(str(path), 1920)
     card = np.array(place, np.float32)  # (its place, by eye)
-    reads = [r for r in recognise.Recogniser().identify(img) if recognise._iou(r.quad, card) > 0.85]
+    reads = [r for r in recognise.Recogniser().identify(img) if geometry.quad_iou(r.quad, card) > 0.85]
     assert [r.code for r in reads] == [code], [(r.code, r.label) for r in reads]
 
 
@@ -160,16 +160,16 @@ def _photo(*parts: str) -> np.ndarray:
 def test_two_overlapping_cards_come_back_as_the_top_card_whole_and_the_covered_one_partly():
     """train_01's top-left player: the two of diamonds lies across the king of diamonds (white on white where they
     overlap). Before, the pair came back as nothing; now it is two outlines, one whole and one partly covered."""
-    from vision import recognise
+    from vision import finder, geometry
 
     img = _photo("poker_table", "train", "train_01.jpg")
     img = cv2.resize(img, None, fx=1280 / img.shape[1], fy=1280 / img.shape[1], interpolation=cv2.INTER_AREA)
-    quads = recognise.find_cards(img, centre=(640, img.shape[0] / 2))
+    quads = finder.find_cards(img, centre=(640, img.shape[0] / 2))
     x0, y0, x1, y1 = 355, 25, 525, 190  # the pair's region in this 1280-wide image (read off the photo)
     pair = [q for q in quads if x0 < q.pts[:, 0].mean() < x1 and y0 < q.pts[:, 1].mean() < y1]
     assert len(pair) == 2
     a, b = pair
-    assert recognise._iou(a.pts, b.pts) < 0.5
+    assert geometry.quad_iou(a.pts, b.pts) < 0.5
     assert sorted(q.whole >= 0.9 for q in pair) == [False, True]
     row = [q for q in quads if q.pts[:, 1].min() > 0.7 * img.shape[0] and q.whole > 0.9]
     card = float(np.median([cv2.contourArea(q.pts) for q in row]))
@@ -181,7 +181,7 @@ def test_a_card_on_a_pale_grey_table_in_a_small_low_contrast_frame_is_found():
     """A webcam over a grey table: the whole table passes as pale, and its blob (the frame itself, card-shaped at
     4:3) used to be taken for a card with the real card inside it as a part. Simulated from a desk photo: shrunk
     into a 640x480 frame, greyed, low contrast, blurred, noisy, JPEG."""
-    from vision import recognise
+    from vision import finder
 
     img = _photo("desk", "template", "spades_7.jpg")
     s = 300 / max(img.shape[:2])
@@ -195,7 +195,7 @@ def test_a_card_on_a_pale_grey_table_in_a_small_low_contrast_frame_is_found():
     frame = cv2.GaussianBlur(frame, (0, 0), 1.2)
     frame = np.clip(frame + np.random.default_rng(0).normal(0, 5, frame.shape), 0, 255).astype(np.uint8)
     frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 70])[1], cv2.IMREAD_COLOR)
-    quads = [q for q in recognise.find_cards(frame, centre=(320, 240)) if q.whole > 0.9]
+    quads = [q for q in finder.find_cards(frame, centre=(320, 240)) if q.whole > 0.9]
     assert len(quads) == 1
     short = np.linalg.norm(quads[0].pts[1] - quads[0].pts[0])
     long = np.linalg.norm(quads[0].pts[2] - quads[0].pts[1])
@@ -205,27 +205,27 @@ def test_a_card_on_a_pale_grey_table_in_a_small_low_contrast_frame_is_found():
 def test_a_view_tilted_past_sixty_degrees_is_no_card():
     """Any convex quad is the image of a card-shaped rectangle tilted far enough (train_25: the outline of two
     overlapping cards, 70 degrees off, had a card's ratio); up to 60 degrees a card's shape is still recovered."""
-    from vision import recognise
+    from vision import geometry
 
-    assert recognise.plane_aspect(_project(70, 30), (640, 480)) is None
-    a = recognise.plane_aspect(_project(55, 30), (640, 480))
+    assert geometry.plane_aspect(_project(70, 30), (640, 480)) is None
+    a = geometry.plane_aspect(_project(55, 30), (640, 480))
     assert a is not None and abs(max(a, 1 / a) - 88 / 63) < 0.01
 
 
 def test_two_cards_side_by_side_are_two_cards_not_one():
     """Two cards touching side by side have a card's outline together (2 x 63 by 88 mm: 1.40). Taken for one card
     whole, it swallowed both as its parts; the two whole cards inside it now win."""
-    from vision import recognise
+    from vision import finder, geometry
 
     img = _photo("desk", "template", "hearts_6.jpg")
-    quads = [q for q in recognise.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
+    quads = [q for q in finder.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
     assert len(quads) == 1
-    card = recognise.rectify(img, quads[0].pts, (126, 176))
+    card = geometry.rectify(img, quads[0].pts, (126, 176))
     frame = np.full((400, 560, 3), (70, 90, 110), np.uint8)  # a brown table
     frame[100:276, 150:276] = card
     frame[100:276, 276:402] = cv2.rotate(card, cv2.ROTATE_180)
     frame = cv2.GaussianBlur(frame, (3, 3), 0)
-    found = [q for q in recognise.find_cards(frame, centre=(280, 200)) if q.whole > 0.9]
+    found = [q for q in finder.find_cards(frame, centre=(280, 200)) if q.whole > 0.9]
     assert len(found) == 2
     for q in found:
         assert 0.8 * 126 * 176 < cv2.contourArea(q.pts) < 1.2 * 126 * 176
@@ -234,10 +234,10 @@ def test_two_cards_side_by_side_are_two_cards_not_one():
 def test_a_card_on_carpet_is_found():
     """boxes/train IMG_2405: a jack alone on a pale speckled carpet. The carpet passes as pale and its texture cuts
     every edge loop; the finder network finds it."""
-    from vision import recognise
+    from vision import finder
 
     img = _photo("boxes", "train", "IMG_2405.JPG")
-    quads = [q for q in recognise.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
+    quads = [q for q in finder.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
     box = (82, 276, 175, 401)  # the labelled box (train_labels.csv)
     assert _best_iou(quads, box) > 0.7
 
@@ -257,11 +257,11 @@ def test_a_card_alone_on_a_carpet_or_a_striped_rug_is_found_whole(name):
     the carpet's edges cut the card's outline: nothing was found. Now the finder network finds it whole (the views
     drawn by hand find nothing there), and nothing else on the carpet is taken for a card."""
     from tools.photo_bench import box_iou
-    from vision import recognise
+    from vision import finder
 
     img = _photo("boxes", "train", f"{name}.JPG")
     box = _voc_box(PHOTOS / "boxes" / "train" / f"{name}.xml")
-    quads = recognise.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2))
+    quads = finder.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2))
     assert len(quads) == 1  # the card, nothing else on the carpet
     q = quads[0].pts
     assert quads[0].whole > 0.9
@@ -274,13 +274,13 @@ def test_a_card_alone_on_a_carpet_or_a_striped_rug_is_found_whole(name):
 def test_a_card_on_a_dim_grey_pad_is_found():
     """boxes/train IMG_2455: a jack on the grey pad of a drum kit, in dim light. No view drawn by hand outlines it;
     the finder network does (session 5's threshold view did, before the network replaced it)."""
-    from vision import recognise
+    from vision import finder
 
     img = _photo("boxes", "train", "IMG_2455.JPG")
     centre = (img.shape[1] / 2, img.shape[0] / 2)
     box = (33, 113, 213, 285)  # the labelled box (train_labels.csv)
-    assert _best_iou([q for q in recognise.find_cards(img, centre=centre, learned=False) if q.whole > 0.9], box) < 0.5
-    quads = [q for q in recognise.find_cards(img, centre=centre) if q.whole > 0.9]
+    assert _best_iou([q for q in finder.find_cards(img, centre=centre, learned=False) if q.whole > 0.9], box) < 0.5
+    quads = [q for q in finder.find_cards(img, centre=centre) if q.whole > 0.9]
     assert _best_iou(quads, box) > 0.7
 
 
@@ -290,11 +290,11 @@ def _webcam_frame(name: str, size: tuple[int, int], height: float, angle: float,
     """A webcam's frame of one desk card: the card cut from its photo, pasted turned by ``angle`` degrees on a grey
     table shaded unevenly (by ``seed``), the contrast lowered (``gain``, ``lift``), a colour ``cast``, blur, noise and
     JPEG; and the card's corners."""
-    from vision import recognise
+    from vision import finder, geometry
 
     img = _photo("desk", "template", name)
-    quads = [q for q in recognise.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
-    card = recognise.rectify(img, quads[0].pts, (240, 340)).astype(np.float32)
+    quads = [q for q in finder.find_cards(img, centre=(img.shape[1] / 2, img.shape[0] / 2)) if q.whole > 0.9]
+    card = geometry.rectify(img, quads[0].pts, (240, 340)).astype(np.float32)
     w, h = size
     rng = np.random.default_rng(seed)
     frame = np.full((h, w, 3), table, np.float32)
@@ -440,14 +440,14 @@ def _cards_on_a_tilted_table(tilt: float, f: float = 960.0, size=(1280, 960)) ->
 def test_the_tables_tilt_is_measured_from_the_cards_seen_whole():
     """Each card's vanishing points give the table's tilt; their median, the view looking straight down on the
     table, where every card has one size and right angles. Seen square-on (or nearly) there is no tilt to use."""
-    from vision import recognise
+    from vision import geometry
 
     quads = _cards_on_a_tilted_table(25.0)
     sizes = [cv2.contourArea(q) for q in quads]
     assert max(sizes) > 1.5 * min(sizes)  # (the near cards look half as large again as the far ones)
-    tilt = recognise.table_tilt(quads, (640, 480))
+    tilt = geometry.table_tilt(quads, (640, 480))
     assert tilt is not None and abs(float(np.hypot(*tilt)) - np.tan(np.deg2rad(25))) < 0.03
-    view = recognise.table_view(quads, (640, 480))
+    view = geometry.table_view(quads, (640, 480))
     assert view is not None
     h, sides, centres = view
     seen = cv2.perspectiveTransform(np.array(quads, np.float64).reshape(-1, 1, 2), h).reshape(-1, 4, 2)
@@ -456,15 +456,15 @@ def test_the_tables_tilt_is_measured_from_the_cards_seen_whole():
     assert len(sides) == 6 and np.allclose(centres, seen.mean(axis=1), atol=0.5)
     assert np.all(np.abs(sides[:, 1] / sides[:, 0] - 88 / 63) < 0.02)
     # (an outline seen whole that is no card of this table - a strip of the board's rim - stands out by its size)
-    h2, sides2, _ = recognise.table_view(quads + [quads[0] * 1.6 - 50], (640, 480))
+    h2, sides2, _ = geometry.table_view(quads + [quads[0] * 1.6 - 50], (640, 480))
     assert len(sides2) == 6
     # two outlines of sizes far apart agree on no card's size: no view (and no crash: it had been an empty argmin)
-    assert recognise.table_view([quads[0], quads[1] * 2.5 - 600], (640, 480)) is None
+    assert geometry.table_view([quads[0], quads[1] * 2.5 - 600], (640, 480)) is None
     for q in seen:
         a, b = q[1] - q[0], q[3] - q[0]
         assert abs(float(a @ b)) < 0.02 * float(np.linalg.norm(a) * np.linalg.norm(b))  # right angles again
-    assert recognise.table_tilt(_cards_on_a_tilted_table(3.0), (640, 480)) is None
-    assert recognise.table_tilt(quads[:1], (640, 480)) is None  # (one card's vanishing points are too rough)
+    assert geometry.table_tilt(_cards_on_a_tilted_table(3.0), (640, 480)) is None
+    assert geometry.table_tilt(quads[:1], (640, 480)) is None  # (one card's vanishing points are too rough)
 
 
 def test_a_tilted_views_far_pairs_are_split_at_their_own_size(poker_photo):
@@ -491,13 +491,13 @@ def test_the_tables_tilt_takes_any_outlines_without_failing(quads, centre):
     tilt and the view are measured or not, never raise: the finder runs on every frame of a table."""
     import warnings
 
-    from vision import recognise
+    from vision import geometry
 
     qs = [np.array(q, np.float32) for q in quads]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # (a division by zero would be a NaN handed on)
-        tilt = recognise.table_tilt(qs, centre)
-        view = recognise.table_view(qs, centre)
+        tilt = geometry.table_tilt(qs, centre)
+        view = geometry.table_view(qs, centre)
     if tilt is not None:
         assert np.isfinite(tilt).all()
     if view is not None:
@@ -510,18 +510,18 @@ def test_a_size_reference_far_off_the_others_is_none():
     card outlined short: the top jack of a pair, its lower half hidden by the card under it); on a table seen tilted
     the caller asks for all of them (``agree=False``), the far cards being that much smaller; and where half are of
     one size and half of another, none is dropped."""
-    from vision import recognise
+    from vision import finder, geometry
 
-    def card(x: float, y: float, w: float, h: float) -> tuple[float, recognise.Quad]:
-        return 1.0, recognise.Quad(np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]), 1.0)
+    def card(x: float, y: float, w: float, h: float) -> tuple[float, geometry.Quad]:
+        return 1.0, geometry.Quad(np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]), 1.0)
 
     row = [card(100 + 110 * i, 500, 90, 126) for i in range(3)]
     short = card(100, 100, 122, 66)  # (aspect 1.85: a card's shape, but a third too small)
-    sure, sides, _ = recognise._size_references(row + [short])
+    sure, sides, _ = finder._size_references(row + [short])
     assert len(sure) == 3 and sides[:, 0].min() > 80
-    assert len(recognise._size_references(row + [short], agree=False)[0]) == 4
+    assert len(finder._size_references(row + [short], agree=False)[0]) == 4
     halves = [card(100, 100, 90, 126), card(300, 100, 90, 126), card(100, 400, 45, 63), card(300, 400, 45, 63)]
-    assert len(recognise._size_references(halves)[0]) == 4
+    assert len(finder._size_references(halves)[0]) == 4
 
 
 def test_a_pair_beside_a_jack_outlined_short_is_split_at_the_rows_size(poker_photo):

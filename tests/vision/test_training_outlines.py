@@ -14,7 +14,7 @@ import pytest
 from tools import train_finder, train_index
 from tools import training_outlines as to
 from vision import deck as decklib
-from vision import recognise as rc
+from vision import geometry
 
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "photos"
 BOXES = PHOTOS / "boxes" / "train"
@@ -40,7 +40,7 @@ def test_the_file_holds_every_training_photo_and_the_cards_the_shipped_network_l
         "photo_corners"]
     assert {rank for _, _, rank in cards} == {"9", "T", "J", "Q", "K", "A"}
     deck = train_index.photo_deck(str(DESK), outlines)
-    assert len(deck) == 52 and all(img.shape[:2] == (rc.CH, rc.CW) for img in deck.values())
+    assert len(deck) == 52 and all(img.shape[:2] == (geometry.CH, geometry.CW) for img in deck.values())
 
 
 def test_the_finder_network_learns_from_the_outlines_of_its_own_training():

@@ -4,7 +4,7 @@ import pytest
 
 from cli.main import main
 from tools import synth
-from vision import deck, recognise
+from vision import deck, geometry, recognise
 
 
 def _frames(tango, codes, n=5):
@@ -25,7 +25,7 @@ def test_cards_are_taken_one_at_a_time(tango, tango_deck):
     assert list(images) == codes
     assert msgs[0] == "lay AS on the mat (1/3)" and "took 7D (3/3); take it away" in msgs
     for code, img in images.items():
-        label, _, _ = recognise.match(tango_deck.templates, cv2.resize(img, (recognise.CW, recognise.CH)), True)
+        label, _, _ = recognise.match(tango_deck.templates, cv2.resize(img, (geometry.CW, geometry.CH)), True)
         assert label == code
 
 

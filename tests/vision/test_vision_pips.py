@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tools import synth
-from vision import glyphs, pips, recognise
+from vision import features, geometry, glyphs, pips, recognise
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +16,7 @@ def test_pip_count_is_the_rank_on_an_unseen_design(paris):
     # no template is involved in counting: every number card of a design never looked at counts right when found
     found = 0
     for code in [r + s for r in "A23456789T" for s in "SHDC"]:
-        p = pips.find_pips(recognise.canonical_card(paris[code]))
+        p = pips.find_pips(features.canonical_card(paris[code]))
         if p is None:
             continue
         found += 1
@@ -26,10 +26,10 @@ def test_pip_count_is_the_rank_on_an_unseen_design(paris):
 
 
 def test_no_pip_layout_on_courts_jokers_and_blank(paris):
-    blank = np.full((recognise.CH, recognise.CW, 3), 235, np.uint8)
+    blank = np.full((geometry.CH, geometry.CW, 3), 235, np.uint8)
     assert pips.find_pips(blank) is None
     for code in ("KH", "QS", "JD", "BJ", "LJ"):
-        p = pips.find_pips(recognise.canonical_card(paris[code]))
+        p = pips.find_pips(features.canonical_card(paris[code]))
         assert p is None or p.count == 1, code  # a lone centred blob needs the index's 'A' (see the next test)
 
 
@@ -38,7 +38,7 @@ def test_suit_model_from_other_designs_reads_the_pips(paris, tuning_templates):
     assert model is not None
     right = total = 0
     for code in [r + s for r in "3579" for s in "SHDC"]:
-        p = pips.find_pips(recognise.canonical_card(paris[code]))
+        p = pips.find_pips(features.canonical_card(paris[code]))
         if p is None:
             continue
         suit, margin = pips.pip_suit(p, model)
@@ -49,17 +49,17 @@ def test_suit_model_from_other_designs_reads_the_pips(paris, tuning_templates):
 
 def test_read_generic_names_number_cards_by_pips_and_never_a_joker(paris, tuning_templates):
     for code in ("7H", "4D", "9H", "TD"):
-        g = glyphs.read_generic(recognise.canonical_card(paris[code]), tuning_templates)
+        g = glyphs.read_generic(features.canonical_card(paris[code]), tuning_templates)
         assert g.path == "pips" and g.label == code and g.score > 0
     for code in ("BJ", "LJ"):
-        g = glyphs.read_generic(recognise.canonical_card(paris[code]), tuning_templates)
+        g = glyphs.read_generic(features.canonical_card(paris[code]), tuning_templates)
         assert g.label not in ("BJ", "LJ")
 
 
 def test_index_contradicting_the_pips_vetoes_the_read(paris, tuning_templates):
     # the pips of a 7 with the corner indices of a 2: two cues disagree -> no read
-    seven = recognise.canonical_card(paris["7H"]).copy()
-    two = recognise.canonical_card(paris["2H"])
+    seven = features.canonical_card(paris["7H"]).copy()
+    two = features.canonical_card(paris["2H"])
     h, w = seven.shape[:2]
     bh, bw = int(glyphs.BOX[1] * h * 0.6), int(glyphs.BOX[0] * w * 0.6)
     seven[:bh, :bw] = two[:bh, :bw]
@@ -79,7 +79,7 @@ def test_generic_recogniser_reads_a_held_out_scene_right_and_abstains_on_jokers_
     reads = rec.identify(scene.image)
     named = {}
     for r in reads:
-        truth = [c.code for c in scene.cards if recognise._iou(r.quad, c.quad.astype(np.float32)) > 0.5]
+        truth = [c.code for c in scene.cards if geometry.quad_iou(r.quad, c.quad.astype(np.float32)) > 0.5]
         assert truth
         if r.code is not None:
             assert r.code == truth[0]
@@ -90,7 +90,7 @@ def test_generic_recogniser_reads_a_held_out_scene_right_and_abstains_on_jokers_
 
 def test_a_covered_pip_gives_no_count_rather_than_a_smaller_one(paris):
     for code in ("5H", "9S", "TD"):
-        card = recognise.canonical_card(paris[code]).copy()
+        card = features.canonical_card(paris[code]).copy()
         assert pips.find_pips(card) is not None
         h, w = card.shape[:2]
         # a pale card over the bottom row of pips: what is left is still mirror-symmetric (5 -> 3, 10 -> 8) but
@@ -107,7 +107,7 @@ def test_pips_are_counted_on_a_card_whose_outline_is_a_few_pixels_off(paris, shi
     import cv2
 
     for code in ("5D", "8S", "3H", "9H", "2C", "7H", "TD"):
-        card = recognise.canonical_card(paris[code])
+        card = features.canonical_card(paris[code])
         h, w = card.shape[:2]
         moved = cv2.warpAffine(card, np.float32([[1, 0, 0], [0, 1, shift]]), (w, h), borderMode=cv2.BORDER_REPLICATE)
         p = pips.find_pips(moved)
@@ -128,7 +128,7 @@ def test_pips_faded_by_glare_are_counted_at_the_lower_ink_level(paris):
     # levels count them, and a count is given only when both retry levels that find a layout agree
     rescued = 0
     for code in ("7S", "5C", "9S", "7D", "8H"):
-        card = _glare(recognise.canonical_card(paris[code]))
+        card = _glare(features.canonical_card(paris[code]))
         p = pips.find_pips(card)
         assert p is None or pips.RANK_OF_COUNT[p.count] == code[0], code
         if p is not None and pips.find_pips(card, retry=()) is None:
@@ -140,7 +140,7 @@ def test_ink_from_the_rim_among_the_pips_is_not_ignored(paris):
     # a shadow from the rim that joins the 9's middle pip leaves a perfect layout of 8: it must not be counted
     import cv2
 
-    card = recognise.canonical_card(paris["9S"]).copy()
+    card = features.canonical_card(paris["9S"]).copy()
     h, w = card.shape[:2]
     cv2.line(card, (0, h // 2), (int(0.45 * w), h // 2), (40, 40, 40), 3)
     p = pips.find_pips(card)
@@ -150,9 +150,9 @@ def test_ink_from_the_rim_among_the_pips_is_not_ignored(paris):
 def test_the_pips_hue_tells_black_ink_from_red_and_blue(paris):
     # (a red suit is never printed in black or grey ink; a four-colour deck's may be blue: ``index_net._pips_refuse``)
     for code in ("7S", "9H", "AD"):
-        p = pips.find_pips(recognise.canonical_card(paris[code]))
+        p = pips.find_pips(features.canonical_card(paris[code]))
         assert p is not None and p.hueless == (code[1] == "S"), code
-    blue = pips.find_pips(recognise.canonical_card(np.ascontiguousarray(paris["9H"][..., [2, 1, 0]])))
+    blue = pips.find_pips(features.canonical_card(np.ascontiguousarray(paris["9H"][..., [2, 1, 0]])))
     assert blue is not None and not blue.red and not blue.hueless
 
 
@@ -162,7 +162,7 @@ def test_an_aces_notches_tell_a_club_from_a_spade_and_a_heart_from_a_diamond(dec
     # tuning decks' exception: ``index_net._pips_refuse`` asks the discriminant too)
     deck = synth.load_deck(str(decks_dir / design))
     for code in ("AS", "AC", "AH", "AD"):
-        card = recognise.canonical_card(deck[code])
+        card = features.canonical_card(deck[code])
         for view in (card, card[::-1, ::-1]):
             p = pips.find_pips(np.ascontiguousarray(view))
             assert p is not None and pips.notched_suit(p) == code[1], (design, code, p and p.notches)
@@ -173,9 +173,9 @@ def test_a_clubs_notches_are_measured_on_the_pips_of_a_clean_layout(paris):
     spades'. Scene 500028's six of spades is measured at the ink level that gives its clean layout of six: at the
     first level a pip runs into each index, and those two blobs, notched, had made it look like a club."""
     for r in "2345":
-        assert pips.club_notched_share(recognise.canonical_card(paris[r + "C"])) == 1.0
-        assert pips.club_notched_share(recognise.canonical_card(paris[r + "S"])) == 0.0
+        assert pips.club_notched_share(features.canonical_card(paris[r + "C"])) == 1.0
+        assert pips.club_notched_share(features.canonical_card(paris[r + "S"])) == 0.0
     scene = synth.random_scene(paris, 500028, n_cards=7)
     six = next(c for c in scene.cards if c.code == "6S")
-    cut = recognise.reading_cut(scene.image, six.quad.astype(np.float32), False)[0]
+    cut = geometry.reading_cut(scene.image, six.quad.astype(np.float32), False)[0]
     assert pips.club_notched_share(cut) == 0.0

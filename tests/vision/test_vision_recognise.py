@@ -3,13 +3,13 @@ import numpy as np
 import pytest
 
 from tools import synth
-from vision import index_net, recognise
+from vision import finder, geometry, index_net, recognise
 
 
 def _match(reads, card):
     best = None
     for r in reads:
-        iou = recognise._iou(r.quad, card.quad.astype(np.float32))
+        iou = geometry.quad_iou(r.quad, card.quad.astype(np.float32))
         if iou > 0.8 and (best is None or iou > best[0]):
             best = (iou, r)
     return None if best is None else best[1]
@@ -30,16 +30,16 @@ def test_enrolled_reads_are_right_or_unsure(tango, tango_deck):
                 whole += 1
         for r in reads:  # nothing read where there is no card
             if r.code is not None:
-                assert any(recognise._iou(r.quad, c.quad.astype(np.float32)) > 0.5 for c in scene.cards)
+                assert any(geometry.quad_iou(r.quad, c.quad.astype(np.float32)) > 0.5 for c in scene.cards)
     assert accepted >= whole // 2
 
 
 def test_quad_corners_are_accurate_on_a_clean_scene(tango):
     poses = [synth.CardPose("7D", 500, 400, 25), synth.CardPose("QS", 800, 380, 100)]
     scene = synth.render_table(tango, poses, seed=2, nuisance=synth.Nuisance.none(), hand=False)
-    quads = recognise.find_cards(scene.image)
+    quads = finder.find_cards(scene.image)
     for card in scene.cards:
-        q = [q for q in quads if recognise._iou(q.pts, card.quad.astype(np.float32)) > 0.9]
+        q = [q for q in quads if geometry.quad_iou(q.pts, card.quad.astype(np.float32)) > 0.9]
         assert q, card.code
         # same corners up to the 0/180 degree ambiguity
         d0 = np.abs(q[0].pts - card.quad).max()
@@ -86,9 +86,9 @@ def test_corner_cut_is_the_readers_corner_of_the_rectified_card(decks_dir):
 
     frame, quad = _card_in_frame(synth.load_deck(str(decks_dir / "paris"))["QH"], 0.5)
     for scale in (1, 2):
-        inputs = index_net.both_corners(recognise.rectify_for_reading(frame, quad, scale))
+        inputs = index_net.both_corners(geometry.rectify_for_reading(frame, quad, scale))
         for corner in (0, 1):
-            cut = index_net._net_input(recognise.corner_cut(frame, quad, corner, scale))
+            cut = index_net._net_input(geometry.corner_cut(frame, quad, corner, scale))
             assert np.abs(cut - inputs[corner, 0]).mean() < 0.01, (scale, corner)
 
 
@@ -98,8 +98,8 @@ def test_a_court_whose_outline_cuts_off_a_corner_is_read_from_another_outline(de
     rec = recognise.Recogniser(None)
     frame, quad = _card_in_frame(synth.load_deck(str(decks_dir / "anglo_modern"))["KS"])
     short = quad[0] + (quad - quad[0]) * 0.93  # an outline 7 % short on the right and at the bottom
-    big = recognise.rectify_for_reading(frame, short, 2)
-    label, _, _, ok, first = rec._read(cv2.resize(big, (recognise.CW, recognise.CH)), big)
+    big = geometry.rectify_for_reading(frame, short, 2)
+    label, _, _, ok, first = rec._read(cv2.resize(big, (geometry.CW, geometry.CH)), big)
     assert (label, ok) == ("KS", False) and first is not None  # one corner alone does not name a court
     again = rec._reread(frame, short, 2, first)
     assert again is not None and again[0] == "KS" and again[1] >= recognise.REREAD_P
@@ -112,8 +112,8 @@ def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(t
     for code in ("QS", "9S"):
         frame, quad = _card_in_frame(tango[code])
         short = quad[0] + (quad - quad[0]) * 0.94  # 6 % short on the right and at the bottom
-        big = recognise.rectify_for_reading(frame, short, 2)
-        label, score, _, ok = rec.read_and_accept(cv2.resize(big, (recognise.CW, recognise.CH)), big)
+        big = geometry.rectify_for_reading(frame, short, 2)
+        label, score, _, ok = rec.read_and_accept(cv2.resize(big, (geometry.CW, geometry.CH)), big)
         assert (label, ok) == (code, False) and score >= recognise.ENROLLED_REREAD_FROM
         again = rec._reread_enrolled(frame, short)
         assert again is not None and again[0] == code and again[2] >= recognise.ENROLLED_REREAD_MARGIN
@@ -130,8 +130,8 @@ def test_a_card_the_hand_drawn_views_outline_badly_is_read_from_the_networks_out
         scene = synth.random_scene(tango, seed, n_cards=7)
         truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
         if by_alternative:
-            q = next(q for q in recognise.find_cards(scene.image) if q.alt and recognise._iou(q.alt[0], truth) > 0.9)
-            assert recognise._iou(q.pts, truth) < 0.7
+            q = next(q for q in finder.find_cards(scene.image) if q.alt and geometry.quad_iou(q.alt[0], truth) > 0.9)
+            assert geometry.quad_iou(q.pts, truth) < 0.7
         r = _match(rec.identify(scene.image), next(c for c in scene.cards if c.code == code))
         assert r is not None and r.code == code
 
@@ -188,7 +188,7 @@ def test_the_networks_sure_suit_vetoes_an_enrolled_match_of_another_suit(decks_d
     rec = recognise.Recogniser(enrolled)
     r = _match(rec.identify(scene.image), card)
     assert r is None or r.code in (None, "3C"), r
-    img = recognise.rectify_for_reading(scene.image, card.quad.astype(np.float32))
+    img = geometry.rectify_for_reading(scene.image, card.quad.astype(np.float32))
     assert rec.contradicted("3S", img) and not rec.contradicted("3C", img)
 
 
@@ -230,7 +230,7 @@ def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
     card's true one (the frame's centre given, as ``identify`` gives it)."""
     scene = synth.random_scene(synth.load_deck(str(decks_dir / design)), seed, n_cards=7)
     truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-    return max(recognise._iou(q.pts, truth) for q in recognise.find_cards(scene.image, centre=(640, 360)))
+    return max(geometry.quad_iou(q.pts, truth) for q in finder.find_cards(scene.image, centre=(640, 360)))
 
 
 def test_a_courts_picture_frame_gives_way_to_the_card(decks_dir):
@@ -276,8 +276,8 @@ def test_a_card_sized_outline_does_not_give_way_to_a_piece_of_its_picture(decks_
     # piece no card's size: the jack stays, and the piece, a part of it, goes
     scene = synth.random_scene(synth.load_deck(str(decks_dir / "plastic")), 500024, n_cards=7)
     truth = next(c for c in scene.cards if c.code == "JH").quad.astype(np.float32)
-    quads = recognise.find_cards(scene.image, centre=(640, 360))
-    assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
+    quads = finder.find_cards(scene.image, centre=(640, 360))
+    assert max(geometry.quad_iou(q.pts, truth) for q in quads) > 0.9
     inside = [q for q in quads if cv2.intersectConvexConvex(q.pts, truth)[0] > 0.9 * cv2.contourArea(q.pts)
               and cv2.contourArea(q.pts) < 0.5 * cv2.contourArea(truth)]
     assert not inside, [q.pts.tolist() for q in inside]
@@ -317,8 +317,8 @@ def test_a_square_marker_does_not_set_the_size_of_the_cards_to_split(aisleriot_d
     # cards" and was split in two (IoU 0.57 and 0.58). Only outlines of a card's shape tell the card's size
     scene = synth.random_scene(synth.load_deck(str(aisleriot_deck("dondorf"))), 500029, n_cards=7)
     truth = next(c for c in scene.cards if c.code == "2D").quad.astype(np.float32)
-    quads = recognise.find_cards(scene.image, centre=(640, 360))
-    assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
+    quads = finder.find_cards(scene.image, centre=(640, 360))
+    assert max(geometry.quad_iou(q.pts, truth) for q in quads) > 0.9
 
 
 @pytest.mark.parametrize("theme,seed,code,not_code,enrolled", [("anglo_poker", 500107, "2H", "2D", False),
@@ -335,7 +335,7 @@ def test_a_blurred_suit_sign_is_not_named_where_the_pips_show_the_other_suit(ais
     scene = synth.random_scene(synth.load_deck(folder), seed, n_cards=7)
     truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
     for rec in [recognise.Recogniser()] + ([recognise.Recogniser(decklib.enroll_dir(folder))] if enrolled else []):
-        r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+        r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
         assert r.code in (None, code), (rec.mode, r)  # (``not_code`` before)
 
 
@@ -352,26 +352,26 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
     enrolled, scene, card = _neoclassical_3c(decks_dir, 500058, "QC", "plastic")
     truth = card.quad.astype(np.float32)
     h, w = scene.image.shape[:2]
-    _, pale = recognise._mask_and_paleness(scene.image)
-    maps = recognise._finder(recognise.FINDER_PATH).maps(scene.image)
+    _, pale = finder._mask_and_paleness(scene.image)
+    maps = finder._finder(finder.FINDER_PATH).maps(scene.image)
 
-    def network_outline() -> recognise.Quad:
-        nets = recognise._add_net_cards([], scene.image, pale, 30.0, (w / 2, h / 2), maps)
-        return next(q for _, q in nets if recognise._iou(q.pts, truth) > 0.5)
+    def network_outline() -> geometry.Quad:
+        nets = finder._add_net_cards([], scene.image, pale, 30.0, (w / 2, h / 2), maps)
+        return next(q for _, q in nets if geometry.quad_iou(q.pts, truth) > 0.5)
 
     turned = network_outline()
     with monkeypatch.context() as m:
-        m.setattr(recognise, "NET_TURN", False)
+        m.setattr(finder, "NET_TURN", False)
         q = network_outline()
-        assert recognise._iou(q.pts, truth) < 0.8
-        assert any(recognise._iou(a, truth) > recognise._iou(q.pts, truth) for a in q.alt)
-        assert recognise._iou(turned.pts, truth) > recognise._iou(q.pts, truth)
-        quads = recognise.find_cards(scene.image, centre=(w / 2, h / 2))  # (as ``identify`` searches a whole frame)
-        assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
+        assert geometry.quad_iou(q.pts, truth) < 0.8
+        assert any(geometry.quad_iou(a, truth) > geometry.quad_iou(q.pts, truth) for a in q.alt)
+        assert geometry.quad_iou(turned.pts, truth) > geometry.quad_iou(q.pts, truth)
+        quads = finder.find_cards(scene.image, centre=(w / 2, h / 2))  # (as ``identify`` searches a whole frame)
+        assert max(geometry.quad_iou(q.pts, truth) for q in quads) > 0.9
         rec = recognise.Recogniser(enrolled)
-        r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+        r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
         assert r.code == "QC", r
-    r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+    r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
     assert r.code == "QC", r
 
 
@@ -393,10 +393,10 @@ def test_a_lone_court_whose_picture_fills_the_card_is_found(guyenne, seed, code)
     images, enrolled = guyenne
     scene = synth.random_scene(images, seed, n_cards=7)
     truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-    quads = recognise.find_cards(scene.image, centre=(640, 360))
-    assert max(recognise._iou(q.pts, truth) for q in quads) > 0.9
+    quads = finder.find_cards(scene.image, centre=(640, 360))
+    assert max(geometry.quad_iou(q.pts, truth) for q in quads) > 0.9
     rec = recognise.Recogniser(enrolled)
-    r = next(r for r in rec.identify(scene.image) if recognise._iou(r.quad, truth) > 0.5)
+    r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
     assert r.code == code, r
 
 
@@ -408,8 +408,8 @@ def test_a_piles_top_card_is_found_when_its_pale_blob_joins_a_lone_card(decks_di
     images = synth.load_deck(str(decks_dir / "plastic"))
     scene = synth.random_scene(images, 500034, n_cards=7)
     jc = next(c for c in scene.cards if c.code == "JC")
-    quads = recognise.find_cards(scene.image, centre=(640, 360))
-    assert any(recognise._iou(q.pts, jc.quad.astype(np.float32)) > 0.9 for q in quads)
+    quads = finder.find_cards(scene.image, centre=(640, 360))
+    assert any(geometry.quad_iou(q.pts, jc.quad.astype(np.float32)) > 0.9 for q in quads)
     r = _match(recognise.Recogniser().identify(scene.image), jc)
     assert r is not None and r.code == "JC", r
 
@@ -424,8 +424,8 @@ def test_a_piles_top_card_is_found_on_a_mat_that_holds_a_card_being_played(decks
     images = synth.load_deck(str(decks_dir / "plastic"))
     scene = synth.random_scene(images, 500058, n_cards=7)
     qs = next(c for c in scene.cards if c.code == "QS")
-    quads = recognise.find_cards(scene.image, centre=(640, 360))
-    assert any(recognise._iou(q.pts, qs.quad.astype(np.float32)) > 0.9 for q in quads)
+    quads = finder.find_cards(scene.image, centre=(640, 360))
+    assert any(geometry.quad_iou(q.pts, qs.quad.astype(np.float32)) > 0.9 for q in quads)
     assert not any(cv2.contourArea(q.pts) > 10 * cv2.contourArea(qs.quad.astype(np.float32)) for q in quads)
     r = _match(recognise.Recogniser().identify(scene.image), qs)
     assert r is not None and r.code == "QS", r
@@ -441,7 +441,7 @@ def test_a_piles_top_card_lost_to_the_piles_outline_is_read_as_its_alternative(a
     six = next(c for c in scene.cards if c.code == "6D")
     r = _match(recognise.Recogniser().identify(scene.image), six)
     assert r is not None and r.code == "6D", r
-    monkeypatch.setattr(recognise, "INNER_ALTS", 0)
+    monkeypatch.setattr(finder, "INNER_ALTS", 0)
     r = _match(recognise.Recogniser().identify(scene.image), six)
     assert r is None or r.code is None, r
 
@@ -456,7 +456,7 @@ def test_a_piles_top_court_is_found_by_its_own_outline_not_its_pictures(aislerio
     king = next(c for c in scene.cards if c.code == "KD")
     r = _match(recognise.Recogniser().identify(scene.image), king)
     assert r is not None and r.code == "KD", r
-    monkeypatch.setattr(recognise, "PILE_TOP_AROUND", False)
+    monkeypatch.setattr(finder, "PILE_TOP_AROUND", False)
     assert _match(recognise.Recogniser().identify(scene.image), king) is None
 
 
