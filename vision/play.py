@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision import exposure, finder, geometry, resample
+from vision import exposure, geometry, regions, resample
 from vision import mat as matlib
 from vision import recognise as rc
 
@@ -375,7 +375,7 @@ class PlayDetector:
         by a match above ``rc.FACE_SCORE``): the card is read once for both uses."""
         x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 2, 0)
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
-        pale = finder.rim_pale(finder.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
+        pale = regions.rim_pale(regions.card_mask(frame[y0:y1, x0:x1]), quad - np.array([x0, y0], np.float32)) >= 0.6
         rec = self.recogniser
         label, score, margin = rec.read_card(geometry.rectify_for_reading(frame, quad))
         if label == "back":
@@ -422,7 +422,7 @@ class PlayDetector:
         if unseen and self._lone is None:  # with a lone card laid, nothing else changed: nothing went
             card_px = np.zeros((h, w), np.uint8)
             x0, y0, x1, y1 = self._roi if self._roi is not None else (0, 0, w, h)
-            card_px[y0:y1, x0:x1] = finder.card_mask(frame[y0:y1, x0:x1])
+            card_px[y0:y1, x0:x1] = regions.card_mask(frame[y0:y1, x0:x1])
             gone = [t for t in unseen if self._covered_by_card(card_px, t.quad) < 0.35]
         new = []
         for cl in clusters:

@@ -1,12 +1,15 @@
-"""Finding cards in a frame and reading them, with an enrolled deck or in the generic (corner index) mode.
+"""Reading the cards in a frame, with an enrolled deck or in the generic mode (``Recogniser.identify``).
 
-Pipeline: pale, unsaturated pixels (card faces) minus the edges inside them give one region per visible card face
-(a card lying on another is cut off by its rim); each region's outline is fitted with four lines -> a quad ->
-rectified to a canonical upright card in both 0 and 180 degree orientations. Enrolled mode compares the whole face
-and the corner index with the enrolled images by normalised cross-correlation; generic mode reads the corner index
-glyph by glyph (``vision.glyphs``), with glyphs of the tuning decks. A read is accepted only when its score and its
-margin over the best other label clear thresholds measured on the tuning decks (``vision/thresholds.json``, written
-by ``cardref vision tune``).
+The cards are found by ``vision.finder`` (outlines: ``vision.geometry.Quad``) and each is rectified upright, read in
+both its 0 and 180 degree orientations (``vision.geometry``). The enrolled mode compares the whole face and the corner
+index with the deck's templates (``vision.features``, ``vision.deck``) by normalised cross-correlation; the generic
+mode reads the corner index with the learned corner network (``vision.index_net``), the pip count or the other corner
+as its second cue, and falls back to the glyph reader (``vision.glyphs``) where the network sees no index. A read is
+accepted only when its score and its margin clear thresholds measured on the tuning decks (``vision/thresholds.json``,
+``vision/index_net.json``); the rules that look again (other outlines of the card, the card relit or in shade:
+``vision.shade``) or that leave a read unsure (the network's veto of an enrolled read, suits the deck's own cards
+showed the network misnames) are each described where they act. Anything not accepted is reported unsure, with its
+best guess.
 """
 
 from __future__ import annotations
@@ -25,16 +28,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from vision import exposure, index_net, pips, resample
 from vision import glyphs as glyphlib
 from vision.features import Thresholds, card_features, discriminant, joker_feature, load_thresholds
-from vision.finder import (
-    NET_RIM_CONTRAST,
-    SEEN_FACE,
-    card_sized,
-    find_cards,
-    held_inside,
-    overlaps_any,
-    part_of_card,
-    rim_contrast,
-)
+from vision.finder import find_cards
 from vision.geometry import (
     CARD_ASPECT,
     NEXT_CORNER,
@@ -46,6 +40,8 @@ from vision.geometry import (
     reading_cut,
     row_lengths,
 )
+from vision.net_outlines import NET_RIM_CONTRAST, SEEN_FACE
+from vision.regions import card_sized, held_inside, overlaps_any, part_of_card, rim_contrast
 from vision.shade import extended_into_shade, relit_around, shade_lifted
 
 FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larger frames are shrunk to it

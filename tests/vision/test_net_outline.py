@@ -1,13 +1,13 @@
-"""The learned finder's outline is turned to the edges round it before it is snapped (``finder._turned_to_edges``):
-its core map's cells are 7 px of a 1280 px frame, and a small card's core, turned a few degrees, gave a rectangle
-square to the frame that snapping could not turn far enough (a lone king in a lamp's glare on the mat, not found in
-five drawn designs, scene 500003)."""
+"""The learned finder's outline is turned to the edges round it before it is snapped
+(``net_outlines._turned_to_edges``): its core map's cells are 7 px of a 1280 px frame, and a small card's core, turned a
+few degrees, gave a rectangle square to the frame that snapping could not turn far enough (a lone king in a lamp's glare
+on the mat, not found in five drawn designs, scene 500003)."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import finder, geometry
+from vision import geometry, net_outlines, regions
 from vision import recognise as rc
 
 
@@ -34,28 +34,28 @@ def _square(size: tuple[int, int] = (82, 128)) -> np.ndarray:
 @pytest.mark.parametrize("angle", [-14.0, -6.0, 4.0, 12.0])
 def test_an_outline_square_to_the_frame_is_turned_to_the_cards_edges(angle):
     frame, card = _table_with_card(angle)
-    _, pale = finder._mask_and_paleness(frame)
-    turned = finder._turned_to_edges(pale, _square())
+    _, pale = regions.mask_and_paleness(frame)
+    turned = net_outlines._turned_to_edges(pale, _square())
     assert abs((_angle(turned) - _angle(card) + 45) % 90 - 45) < 1.0
     # then snapping puts it on the card
-    assert geometry.quad_iou(finder.snap_to_edges(pale, turned), card) > 0.95
+    assert geometry.quad_iou(regions.snap_to_edges(pale, turned), card) > 0.95
     if abs(angle) >= 10:
         # (snapping alone turns a side a little)
-        assert geometry.quad_iou(finder.snap_to_edges(pale, _square()), card) < 0.9
+        assert geometry.quad_iou(regions.snap_to_edges(pale, _square()), card) < 0.9
 
 
 def test_an_outline_already_on_the_edges_stays_as_it_is():
     frame, card = _table_with_card(0.0)
-    _, pale = finder._mask_and_paleness(frame)
-    assert np.array_equal(finder._turned_to_edges(pale, card), card)
+    _, pale = regions.mask_and_paleness(frame)
+    assert np.array_equal(net_outlines._turned_to_edges(pale, card), card)
 
 
 def test_no_turn_beyond_a_few_degrees_nor_on_no_edges():
     frame, _ = _table_with_card(35.0)  # (a core that far off is no square rectangle: its own angle stands)
-    _, pale = finder._mask_and_paleness(frame)
-    assert np.array_equal(finder._turned_to_edges(pale, _square()), _square())
+    _, pale = regions.mask_and_paleness(frame)
+    assert np.array_equal(net_outlines._turned_to_edges(pale, _square()), _square())
     flat = np.full((400, 400), 0.2, np.float32)
-    assert np.array_equal(finder._turned_to_edges(flat, _square()), _square())
+    assert np.array_equal(net_outlines._turned_to_edges(flat, _square()), _square())
 
 
 def test_a_lone_king_in_a_lamps_glare_is_found_and_read(decks_dir, monkeypatch):
@@ -72,5 +72,5 @@ def test_a_lone_king_in_a_lamps_glare_is_found_and_read(decks_dir, monkeypatch):
         return [r.code for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, king) > 0.8]
 
     assert read_there() == ["KD"]
-    monkeypatch.setattr(finder, "NET_TURN", False)
+    monkeypatch.setattr(net_outlines, "NET_TURN", False)
     assert read_there() == []

@@ -510,18 +510,18 @@ def test_a_size_reference_far_off_the_others_is_none():
     card outlined short: the top jack of a pair, its lower half hidden by the card under it); on a table seen tilted
     the caller asks for all of them (``agree=False``), the far cards being that much smaller; and where half are of
     one size and half of another, none is dropped."""
-    from vision import finder, geometry
+    from vision import geometry, pairs
 
     def card(x: float, y: float, w: float, h: float) -> tuple[float, geometry.Quad]:
         return 1.0, geometry.Quad(np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]), 1.0)
 
     row = [card(100 + 110 * i, 500, 90, 126) for i in range(3)]
     short = card(100, 100, 122, 66)  # (aspect 1.85: a card's shape, but a third too small)
-    sure, sides, _ = finder._size_references(row + [short])
+    sure, sides, _ = pairs._size_references(row + [short])
     assert len(sure) == 3 and sides[:, 0].min() > 80
-    assert len(finder._size_references(row + [short], agree=False)[0]) == 4
+    assert len(pairs._size_references(row + [short], agree=False)[0]) == 4
     halves = [card(100, 100, 90, 126), card(300, 100, 90, 126), card(100, 400, 45, 63), card(300, 400, 45, 63)]
-    assert len(finder._size_references(halves)[0]) == 4
+    assert len(pairs._size_references(halves)[0]) == 4
 
 
 def test_a_pair_beside_a_jack_outlined_short_is_split_at_the_rows_size(poker_photo):

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from tools import synth
-from vision import finder, play, recognise
+from vision import play, recognise, regions
 
 
 def _play_trick(tango, tango_deck, light=None):
@@ -371,7 +371,7 @@ def test_a_face_outlined_with_its_shadow_is_an_unsure_card_and_felt_is_none(tang
         return (middle + (card - middle) * k).astype(np.float32)
 
     def pale(q):
-        return finder.rim_pale(finder.card_mask(last), q)
+        return regions.rim_pale(regions.card_mask(last), q)
 
     assert det._quad_read(last, grown(1.0)).code == "7H"
     assert pale(grown(1.12)) < 0.6

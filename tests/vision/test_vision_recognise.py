@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from tools import synth
-from vision import finder, geometry, index_net, recognise
+from vision import finder, geometry, index_net, net_outlines, pairs, recognise, regions
 
 
 def _match(reads, card):
@@ -352,16 +352,16 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
     enrolled, scene, card = _neoclassical_3c(decks_dir, 500058, "QC", "plastic")
     truth = card.quad.astype(np.float32)
     h, w = scene.image.shape[:2]
-    _, pale = finder._mask_and_paleness(scene.image)
-    maps = finder._finder(finder.FINDER_PATH).maps(scene.image)
+    _, pale = regions.mask_and_paleness(scene.image)
+    maps = net_outlines.finder_network(finder.FINDER_PATH).maps(scene.image)
 
     def network_outline() -> geometry.Quad:
-        nets = finder._add_net_cards([], scene.image, pale, 30.0, (w / 2, h / 2), maps)
+        nets = net_outlines.add_net_cards([], scene.image, pale, 30.0, (w / 2, h / 2), maps)
         return next(q for _, q in nets if geometry.quad_iou(q.pts, truth) > 0.5)
 
     turned = network_outline()
     with monkeypatch.context() as m:
-        m.setattr(finder, "NET_TURN", False)
+        m.setattr(net_outlines, "NET_TURN", False)
         q = network_outline()
         assert geometry.quad_iou(q.pts, truth) < 0.8
         assert any(geometry.quad_iou(a, truth) > geometry.quad_iou(q.pts, truth) for a in q.alt)
@@ -456,7 +456,7 @@ def test_a_piles_top_court_is_found_by_its_own_outline_not_its_pictures(aislerio
     king = next(c for c in scene.cards if c.code == "KD")
     r = _match(recognise.Recogniser().identify(scene.image), king)
     assert r is not None and r.code == "KD", r
-    monkeypatch.setattr(finder, "PILE_TOP_AROUND", False)
+    monkeypatch.setattr(pairs, "PILE_TOP_AROUND", False)
     assert _match(recognise.Recogniser().identify(scene.image), king) is None
 
 
