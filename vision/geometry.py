@@ -239,14 +239,14 @@ def table_tilt(quads: list[np.ndarray], centre: tuple[float, float]) -> np.ndarr
     if len(quads) < TILT_CARDS or not f > 0:
         return None
     ts = []
-    for q in quads:
-        h = np.hstack([q.astype(np.float64), np.ones((4, 1))])
-        # the vanishing points of the two pairs of opposite sides, then the sides' directions in space
-        v1 = np.cross(np.cross(h[0], h[1]), np.cross(h[3], h[2]))
-        v2 = np.cross(np.cross(h[1], h[2]), np.cross(h[0], h[3]))
-        d1 = ((v1[0] - centre[0] * v1[2]) / f, (v1[1] - centre[1] * v1[2]) / f, v1[2])
-        d2 = ((v2[0] - centre[0] * v2[2]) / f, (v2[1] - centre[1] * v2[2]) / f, v2[2])
-        n = np.cross(d1, d2)
+    # (every quad at once: ``np.cross`` costs its overhead per call, not per vector, and gives the same numbers)
+    h = np.concatenate([np.asarray(quads, np.float64), np.ones((len(quads), 4, 1))], axis=2)
+    # the vanishing points of the two pairs of opposite sides, then the sides' directions in space
+    v1 = np.cross(np.cross(h[:, 0], h[:, 1]), np.cross(h[:, 3], h[:, 2]))
+    v2 = np.cross(np.cross(h[:, 1], h[:, 2]), np.cross(h[:, 0], h[:, 3]))
+    d1 = np.stack([(v1[:, 0] - centre[0] * v1[:, 2]) / f, (v1[:, 1] - centre[1] * v1[:, 2]) / f, v1[:, 2]], axis=1)
+    d2 = np.stack([(v2[:, 0] - centre[0] * v2[:, 2]) / f, (v2[:, 1] - centre[1] * v2[:, 2]) / f, v2[:, 2]], axis=1)
+    for n in np.cross(d1, d2):
         if not abs(n[2]) > _COS_TILT * float(np.linalg.norm(n)):
             continue  # (a quad no camera over a table would see: not the table's plane; or a point four times)
         ts.append((n[0] / n[2], n[1] / n[2]))

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision import pips as pipslib
+from vision.quantiles import percentile
 
 RANKS = "AKQJT98765432"
 RED_SUITS = "HD"
@@ -70,7 +71,7 @@ def ink_components(ink: np.ndarray) -> np.ndarray:
     a big saturated pip (a red '9' next to a heart in a photo: its strokes are a pixel or two wide, its ink half the
     pip's). Marks are found at a low threshold, and each is then cut at INK_SHARE of its own peak; a mark whose
     peak is weak beside the strongest ink is paper texture or a shadow, not print."""
-    top = pipslib.percentile(ink, 99)
+    top = percentile(ink, 99)
     low = (ink > max(30.0, 0.15 * top)).astype(np.uint8)
     n, lab, stats, _ = pipslib.components(low)
     # each mark's peak ink at once: the largest ink over the pixels of each label
@@ -104,7 +105,7 @@ def index_marks(card: np.ndarray) -> IndexMarks | None:
     crop = card[trim : int(BOX[1] * h), trim : int(BOX[0] * w)].astype(np.float32)
     b, g, r = crop[..., 0], crop[..., 1], crop[..., 2]
     grey = (b + g + r) / 3  # (``crop.mean(axis=2)``: sums of bytes are exact in float32)
-    paper = pipslib.percentile(grey, 80)
+    paper = percentile(grey, 80)
     redness = np.clip(r - (g + b) / 2, 0, 255)
     ink = np.maximum(paper - grey, 1.3 * redness)
     if float(ink.max()) < 60:

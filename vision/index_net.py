@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import Pips, SuitModel, components, notched_suit, percentile, pip_suit
+from vision.pips import Pips, SuitModel, components, notched_suit, pip_suit
+from vision.quantiles import percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
 RANKS = "AKQJT98765432-"  # '-': no index in this corner (a picture, a joker, a back, the table)

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.quantiles import percentile
+
 PIP_SIZE = (16, 16)  # w, h of a normalised pip glyph
 FIELD_X = (0.16, 0.84)  # the central field (pip centres) as fractions of the card's width and height
 FIELD_Y = (0.07, 0.93)
@@ -78,18 +80,6 @@ def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndar
     identical on 22,000 images, the pip fields of the development photos and random ones. On a card's field it takes
     half the time.)"""
     return cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_GRANA)
-
-
-def percentile(a: np.ndarray, q: float) -> float:
-    """``np.percentile(a, q)`` (linear interpolation, numpy's own rounding) from a partial sort: a third of the time."""
-    flat = a.ravel()
-    pos = q / 100 * (flat.size - 1)
-    lo = int(pos)
-    hi = min(lo + 1, flat.size - 1)
-    part = np.partition(flat, [lo, hi]) if hi != lo else np.partition(flat, lo)
-    x, y = part[lo], part[hi]
-    t = pos - lo
-    return float(y - (y - x) * (1 - t) if t >= 0.5 else x + (y - x) * t)
 
 
 # the ink levels the pips are cut at, as shares of the field's darkest ink: first ``INK_LEVEL``; when no clean layout

@@ -8,6 +8,7 @@ import numpy as np
 
 from vision import exposure
 from vision.geometry import CH, CW, oriented, vec_len
+from vision.quantiles import row_median, row_percentiles
 
 # the margin round a card relit with the table about it (``relit_around``), as a share of its width: more than the
 # outlines ``_reread`` cuts the corners from reach beyond the card (``REREAD_OUTLINES``)
@@ -69,8 +70,8 @@ def extended_into_shade(frame: np.ndarray, quad: np.ndarray
     chroma = cv2.merge([b.astype(np.float32) / total, g.astype(np.float32) / total, r.astype(np.float32) / total])
     inner = (slice(pad + ch // 10, pad + ch - ch // 10), slice(pad + cw // 10, pad + cw - cw // 10))
     vi = v[inner]
-    paper = vi >= np.percentile(vi, 60)
-    level = float(np.percentile(vi[paper], 75))
+    paper = vi >= row_percentiles(vi.reshape(1, -1), (60,))[0][0]
+    level = float(row_percentiles(vi[paper].reshape(1, -1), (75,))[0][0])
     if level < 60:
         return None
     tint = chroma[inner][paper].mean(axis=0)
@@ -78,8 +79,8 @@ def extended_into_shade(frame: np.ndarray, quad: np.ndarray
     def strip(rows: np.ndarray, crows: np.ndarray) -> tuple[int, float]:
         """Rows of shaded paper from the side outward, and their level (``rows``: v, one row per step out;
         ``crows``: chroma); (0, 0) where there is no such strip ending at an edge within the reach."""
-        low, med, hi = np.percentile(rows, (10, 50, 90), axis=1)
-        tinted = np.abs(np.median(crows, axis=1) - tint).max(axis=1)
+        low, med, hi = row_percentiles(rows, (10, 50, 90))
+        tinted = np.abs(row_median(crows) - tint).max(axis=1)
         shaded = ((SHADE_LEVEL[0] * level <= med) & (med <= SHADE_LEVEL[1] * level) & (tinted < SHADE_CHROMA)
                   & (hi - med < SHADE_FLAT * med))
         if not shaded.any():
