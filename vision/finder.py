@@ -1,6 +1,8 @@
-"""Finding cards in a frame: pale, unsaturated regions (card faces) cut apart by the edges inside them, an edge-region
-view and a threshold view for a card barely paler than its table, the learned finder network's outlines, piles' top
-cards, pairs of overlapping cards split, and the outlines checked by their rims (``find_cards``)."""
+"""Finding cards in a frame (``find_cards``): pale, unsaturated regions (card faces) cut apart by the edges inside
+them, pale blobs and closed edge loops; an edge-region view for a card barely paler than its table; the learned finder
+network's outlines (``vision.net_outlines``); piles' top cards and pairs of overlapping cards split
+(``vision.pairs``); each outline checked by its rim (``vision.regions``) and the views' outlines of one card reduced
+to the best."""
 
 from __future__ import annotations
 
