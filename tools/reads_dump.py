@@ -6,11 +6,12 @@ margin, wholeness and four corners; the comparison reports every photo whose rea
 another code or guess, a score that moved, a corner that moved by more than ``tol`` pixels) and whether the two
 dumps are bit-identical.
 
-    python -m tools.reads_dump dump OUT.json [--photos ../shared/photos] [--only poker_table,desk_query]
+    python -m tools.reads_dump dump OUT.json [--photos ../shared/photos] [--only poker_table,desk_query] [--deck D]
     python -m tools.reads_dump compare BEFORE.json AFTER.json [--tol 0.25]
 
 The folder is read as the photo bench reads it (``tools.photo_bench.discover``: the development sets, or images
-plus ``labels.json``), each photo resized to at most ``max_side`` pixels, generic mode, one OpenCV thread.
+plus ``labels.json``), each photo resized to at most ``max_side`` pixels, one OpenCV thread, in the generic mode or
+with a deck enrolled (``--deck``: a change must keep both modes' reads).
 """
 
 from __future__ import annotations
@@ -23,16 +24,19 @@ import cv2
 import numpy as np
 
 from tools import photo_bench as pb
+from vision.deck import DeckError, EnrollError
 
 DEV_SETS = ("poker_table", "desk_query", "desk_template", "boxes_train")  # never boxes_test: it stays held out
 
 
-def dump_reads(root: str, only: list[str] | None = None, max_side: int = 1920, limit: int | None = None) -> dict:
-    """``{photo path: [read, ...]}`` for every photo of the chosen sets (at most ``limit`` per set)."""
+def dump_reads(root: str, only: list[str] | None = None, max_side: int = 1920, limit: int | None = None,
+               deck: str | None = None) -> dict:
+    """``{photo path: [read, ...]}`` for every photo of the chosen sets (at most ``limit`` per set), in the generic
+    mode, or with ``deck`` enrolled (a deck file, or ``boxes``: ``tools.photo_bench.load_deck``)."""
     from vision import recognise
 
     cv2.setNumThreads(1)
-    rec = recognise.Recogniser()
+    rec = recognise.Recogniser(pb.load_deck(root, deck) if deck else None)
     sets, _ = pb.discover(root)
     out: dict[str, list[dict]] = {}
     for s in sets:
@@ -81,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--photos", default="../shared/photos")
     d.add_argument("--only", default=",".join(DEV_SETS), help="comma-separated set names")
     d.add_argument("--max-side", type=int, default=1920)
+    d.add_argument("--deck", help="an enrolled deck file, or 'boxes' (the boxes sets' deck, enrolled from its photos): "
+                   "the enrolled mode's reads (default: the generic mode's)")
     c = sub.add_parser("compare", help="compare two dumps")
     c.add_argument("before")
     c.add_argument("after")
@@ -88,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "dump":
         try:
-            reads = dump_reads(args.photos, args.only.split(","), args.max_side)
-        except pb.BenchError as exc:
+            reads = dump_reads(args.photos, args.only.split(","), args.max_side, deck=args.deck)
+        except (pb.BenchError, DeckError, EnrollError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         with open(args.out, "w") as f:

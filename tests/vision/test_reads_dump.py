@@ -49,3 +49,18 @@ def test_the_command_line_compares_files_and_names_an_unreadable_one(tmp_path, c
     assert "AS/AS -> ?/AS" in capsys.readouterr().out
     assert reads_dump.main(["compare", str(tmp_path / "a.json"), str(tmp_path / "missing.json")]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+def test_the_enrolled_mode_is_dumped_with_a_deck_and_a_missing_deck_is_named(tmp_path, capsys):
+    from tools import reads_dump
+
+    if not (PHOTOS / "boxes" / "train").exists():
+        pytest.skip("the development photos ../shared/photos/boxes are not here")
+    generic = reads_dump.dump_reads(str(PHOTOS), ["boxes_train"], limit=3)
+    enrolled = reads_dump.dump_reads(str(PHOTOS), ["boxes_train"], limit=3, deck="boxes")
+    assert enrolled.keys() == generic.keys()
+    assert enrolled == reads_dump.dump_reads(str(PHOTOS), ["boxes_train"], limit=3, deck="boxes")
+    assert enrolled != generic  # (the enrolled mode's scores are its templates', not the network's)
+    assert reads_dump.main(["dump", str(tmp_path / "x.json"), "--photos", str(PHOTOS), "--deck",
+                            str(tmp_path / "none.npz")]) == 2
+    assert "deck file not found" in capsys.readouterr().err
