@@ -127,3 +127,11 @@ def test_enroll_names_the_ranks_the_index_reader_takes_for_others(tmp_path, aisl
     report = json.loads(captured.out.strip().splitlines()[-1])
     assert report["index_trusted"] and report["index_misnames"]
     assert f"(it read {', '.join(report['index_misnames'])}); cards of those ranks" in captured.err
+
+
+def test_the_bench_names_a_missing_design_folder_for_every_part_it_runs(tmp_path, capsys):
+    # (play detection and timing take the designs of --only too, as the accuracy part does: it had taken the held-out
+    # set whatever --only said, and a folder without it ended in a traceback)
+    assert main(["vision", "bench", "--decks", str(tmp_path), "--only", "nope", "--skip-accuracy"]) == 2
+    err = capsys.readouterr().err
+    assert "deck folder not found" in err and "nope" in err and "Traceback" not in err
