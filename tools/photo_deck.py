@@ -43,10 +43,7 @@ def build(photos_root: str, out: str, limit: int | None = None) -> list[str]:
         img = cv2.imread(path, cv2.IMREAD_COLOR)
         if img is None:
             raise decklib.EnrollError(f"{path}: not an image OpenCV can read")
-        view = decklib.enrollment_view(img)
-        pts = decklib.card_outline_in_photo(view, path, code)
-        card = geometry.rectify(view, pts, SIZE) if pts is not None else cv2.resize(view, SIZE)
-        cv2.imwrite(os.path.join(out, code + ".png"), card)
+        cv2.imwrite(os.path.join(out, code + ".png"), decklib.card_in_photo(img, path, code, SIZE))
         written.append(code)
     return written
 

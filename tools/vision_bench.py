@@ -276,13 +276,13 @@ def accuracy(decks_root: str, reads: int, decks: list[str] | None = None,
     return report
 
 
-def timing(decks_root: str, frames: int = 60, deck: str | None = None) -> dict:
-    """Milliseconds per 1280x720 frame on one core: the per-frame play detector, and a full identify, with the design
-    ``deck`` (default: the last held-out one)."""
+def timing(decks_root: str, frames: int = 60, design: str | None = None) -> dict:
+    """Milliseconds per 1280x720 frame on one core: the per-frame play detector, and a full identify, with the deck
+    folder ``design`` (default: the last held-out one)."""
     from vision import play
 
     cv2.setNumThreads(1)
-    d = os.path.join(decks_root, deck or HELD_OUT[-1])
+    d = os.path.join(decks_root, design or HELD_OUT[-1])
     images = synth.load_deck(d)
     deck = decklib.enroll_dir(d)
     rec = rc.Recogniser(deck)

@@ -129,7 +129,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             report["accuracy"] = bench.accuracy(args.decks, args.reads, only, _progress, modes)
         if not args.skip_speed:
             # (the chosen designs, as for accuracy: the timing with the last of them, as with the held-out set)
-            report["timing"] = bench.timing(args.decks, deck=only[-1] if only else None)
+            report["timing"] = bench.timing(args.decks, design=only[-1] if only else None)
             report["latency"] = bench.latency(args.decks, args.latency_tricks, decks=only, seats=args.latency_seats,
                                               progress=_progress, light=args.latency_light,
                                               scale=args.latency_scale, tilt=args.latency_tilt)
@@ -294,18 +294,18 @@ def _check_training(args: argparse.Namespace, photos: str | None) -> int:
     for name, path in shipped.items():
         if args.only in (None, name) and not os.path.exists(path):  # (said before the minutes of training)
             raise _user_error(f"no {name} network to compare with at {path}")
-    differ = []
+    all_same = True
     with tempfile.TemporaryDirectory() as tmp:
         made = {"index": os.path.join(tmp, "index_net.onnx"), "finder": os.path.join(tmp, "finder_net.onnx")}
         for name in _train_networks(args, photos, made["index"], made["finder"]):
             if network_stamp.same_network(made[name], shipped[name]):
                 print(f"{name}: the same network as {shipped[name]}, bit for bit")
                 continue
-            differ.append(name)
+            all_same = False
             theirs = network_stamp.read(shipped[name]).get(network_stamp.MADE_WITH, "not said (made before stamps)")
             print(f"{name}: NOT the network at {shipped[name]}\n  it was made with: {theirs}\n"
                   f"  this machine has:  {network_stamp.versions()}")
-    return 1 if differ else 0
+    return 0 if all_same else 1
 
 
 def register_train(commands: Commands) -> None:

@@ -386,14 +386,15 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
     return Deck(name, codes, tpl, report)
 
 
-def card_in_photo(img: np.ndarray, where: str, code: str | None = None) -> np.ndarray:
-    """The one card of an enrollment image, rectified to the canonical size: a card image that is the card alone
-    (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a table).
-    No card, or more than one, is an EnrollError naming ``where``. ``code``: the card the image is of (its outline
-    is then the first the generic reader names it from, ``outline_named``)."""
+def card_in_photo(img: np.ndarray, where: str, code: str | None = None,
+                  size: tuple[int, int] = (geometry.CW, geometry.CH)) -> np.ndarray:
+    """The one card of an enrollment image, rectified to the canonical size (or ``size``): a card image that is the
+    card alone (a scan, a rendered design) or a photo of the card lying alone on any surface (a phone held over a
+    table). No card, or more than one, is an EnrollError naming ``where``. ``code``: the card the image is of (its
+    outline is then the first the generic reader names it from, ``outline_named``)."""
     img = enrollment_view(img)
     pts = card_outline_in_photo(img, where, code)
-    return features.canonical_card(img) if pts is None else geometry.rectify(img, pts)
+    return features.canonical_card(img, size) if pts is None else geometry.rectify(img, pts, size)
 
 
 def enrollment_view(img: np.ndarray) -> np.ndarray:

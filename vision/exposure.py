@@ -33,7 +33,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.quantiles import row_percentiles
+from vision.quantiles import percentile
 
 # the brightest channel's level that the brightest thousandth of a frame's pixels reach: a white card face, the
 # brightest thing on most card tables (poker_table 247-255, boxes_test 229-255; phone photos in a dim room, desk
@@ -133,11 +133,11 @@ def even_light(card: np.ndarray) -> tuple[np.ndarray, float]:
     brightest = cv2.max(cv2.max(card[..., 0], card[..., 1]), card[..., 2])
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     paper = cv2.blur(cv2.morphologyEx(brightest, cv2.MORPH_CLOSE, kernel).astype(np.float32), (5, 5))
-    lit = float(row_percentiles(paper.reshape(1, -1), (90,))[0][0])
+    lit = percentile(paper, 90)
     is_paper = paper > PAPER_SHARE * lit
     if lit <= 0 or not is_paper.any():
         return card, 1.0
-    evenness = float(row_percentiles(paper[is_paper].reshape(1, -1), (10,))[0][0]) / lit
+    evenness = percentile(paper[is_paper], 10) / lit
     factor = np.where(is_paper, np.clip(lit / np.maximum(paper, 1.0), 1.0, MAX_RELIGHT), 1.0).astype(np.float32)
     out = np.clip(card.astype(np.float32) * factor[..., None], 0, 255).astype(np.uint8)
     return out, evenness

@@ -101,9 +101,10 @@ def card_features(card: np.ndarray, side: str = "left") -> tuple[np.ndarray, lis
             [corner_query(card, side), corner_query(flipped, side)])
 
 
-def canonical_card(img: np.ndarray) -> np.ndarray:
-    """An enrolled card image (a scan or a file) to the canonical upright size, corners trimmed like a detection."""
-    return cv2.resize(img, (CW, CH), interpolation=cv2.INTER_AREA)
+def canonical_card(img: np.ndarray, size: tuple[int, int] = (CW, CH)) -> np.ndarray:
+    """An enrolled card image (a scan or a file) to the canonical upright size (or ``size``), corners trimmed like a
+    detection."""
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
 
 
 

@@ -22,6 +22,7 @@ from vision.geometry import (
     row_lengths,
     vec_len,
 )
+from vision.quantiles import median1, median_sorted, quantile_sorted
 
 PUSH = 3.5  # pixels a region outline is pushed out: the edges cut away about that much of the card
 RIM_PLAIN = 0.6  # see rim_contrast: a card's rim band varies by less than 0.4 x 60 Lab lightness levels
@@ -188,20 +189,6 @@ def band_lab(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
 RIM_W, RIM_H, RIM_M = 48, 68, 5  # the card warped small for its rim test: inner size and margin around it, pixels
 
 
-def _quantile_sorted(v: np.ndarray, q: float) -> float:
-    """``np.percentile(v, 100 q)`` (linear) of an already sorted 1-d array."""
-    pos = q * (len(v) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(v) - 1)
-    return float(v[lo] + (v[hi] - v[lo]) * (pos - lo))
-
-
-def _median_sorted(v: np.ndarray) -> np.ndarray:
-    """``np.median(v, axis=0)`` of an array already sorted along axis 0."""
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-
-
 def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False,
                  bands: list[tuple[np.ndarray, np.ndarray]] | None = None) -> tuple[float, float]:
     """(how plain the card's rim band is, how much it differs from what lies around it), in Lab units.
@@ -234,8 +221,8 @@ def rim_contrast(frame: np.ndarray, quad: np.ndarray, two_sides: bool = False,
     spread, meds = [], []
     for a, b in sides:
         sa, sb = np.sort(a.reshape(-1, 3), axis=0), np.sort(b.reshape(-1, 3), axis=0)
-        spread.append(_quantile_sorted(sa[:, 0], 0.9) - _quantile_sorted(sa[:, 0], 0.1))
-        meds.append((_median_sorted(sa), _median_sorted(sb)))
+        spread.append(quantile_sorted(sa[:, 0], 0.9) - quantile_sorted(sa[:, 0], 0.1))
+        meds.append((median_sorted(sa), median_sorted(sb)))
     if bands is not None:
         bands.extend(meds)
     spread.sort()
@@ -300,16 +287,6 @@ _TURN = np.array([1, -1], np.float32)
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.triu_indices(n, 1)``, kept per n (building it costs more than its use)."""
     return np.triu_indices(n, 1)
-
-
-def _median1(v: np.ndarray) -> np.floating:
-    """``np.median`` of a 1-d array, the same value (the middle of a partial sort; the mean of the middle two in the
-    array's type), without its overhead."""
-    k = len(v) // 2
-    if len(v) % 2:
-        return np.partition(v, k)[k]
-    p = np.partition(v, [k - 1, k])
-    return (p[k - 1] + p[k]) / 2
 
 
 def _mean1(v: np.ndarray) -> np.floating:
@@ -389,8 +366,8 @@ def snap_to_edges(pale: np.ndarray, quad: np.ndarray) -> np.ndarray:
             # over its length, which a median offset alone took for disagreement
             tt, iu, dt, *_ = _snap_kept(ok.tobytes())
             yy = pos[ok]
-            slope = float(_median1((yy[iu[1]] - yy[iu[0]]) / dt))
-            icpt = float(_median1(yy - slope * tt))
+            slope = float(median1((yy[iu[1]] - yy[iu[0]]) / dt))
+            icpt = float(median1(yy - slope * tt))
             ok = ok & (np.abs(pos - (icpt + slope * ts)) < 1.0)
         if np.count_nonzero(ok) < 0.5 * len(ts):
             lines.append((p, d, n, 0.0, 0.0))

@@ -8,7 +8,7 @@ import numpy as np
 
 from vision import exposure
 from vision.geometry import CH, CW, oriented, vec_len
-from vision.quantiles import row_median, row_percentiles
+from vision.quantiles import percentile, row_median, row_percentiles
 
 # the margin round a card relit with the table about it (``relit_around``), as a share of its width: more than the
 # outlines ``_reread`` cuts the corners from reach beyond the card (``REREAD_OUTLINES``)
@@ -70,8 +70,8 @@ def extended_into_shade(frame: np.ndarray, quad: np.ndarray
     chroma = cv2.merge([b.astype(np.float32) / total, g.astype(np.float32) / total, r.astype(np.float32) / total])
     inner = (slice(pad + ch // 10, pad + ch - ch // 10), slice(pad + cw // 10, pad + cw - cw // 10))
     vi = v[inner]
-    paper = vi >= row_percentiles(vi.reshape(1, -1), (60,))[0][0]
-    level = float(row_percentiles(vi[paper].reshape(1, -1), (75,))[0][0])
+    paper = vi >= percentile(vi, 60)
+    level = percentile(vi[paper], 75)
     if level < 60:
         return None
     tint = chroma[inner][paper].mean(axis=0)

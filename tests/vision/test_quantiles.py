@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from vision.quantiles import percentile, row_median, row_percentiles
+from vision.quantiles import median1, percentile, row_median, row_percentiles
 
 _rows = st.tuples(st.integers(1, 40), st.integers(1, 60))
 _floats = st.floats(0, 255, width=32)
@@ -34,6 +34,21 @@ def test_row_median_is_numpys_bits(a):
        st.sampled_from([0, 10, 40, 60, 99, 99.5, 100]))
 def test_percentile_of_a_byte_image_is_numpys(a, q):
     assert percentile(a, q) == float(np.percentile(a, q))
+
+
+@settings(max_examples=300, deadline=None)
+@given(hnp.arrays(np.float32, st.tuples(st.integers(1, 30), st.integers(1, 30)), elements=_floats),
+       st.sampled_from([0, 10, 40, 60, 75, 80, 90, 99, 99.5, 100]))
+def test_percentile_of_a_float32_array_is_numpys_own(a, q):
+    # (numpy interpolates a float32 array in float32 for one quantile given as a number: so does ``percentile``)
+    want = np.percentile(a, q)
+    assert want.dtype == np.float32 and percentile(a, q) == float(want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hnp.arrays(np.float32, st.integers(1, 40), elements=_floats))
+def test_median1_is_numpys_median(a):
+    assert median1(a) == np.median(a)
 
 
 def test_a_tie_and_a_single_value():
