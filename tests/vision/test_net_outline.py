@@ -1,7 +1,7 @@
 """The learned finder's outline is turned to the edges round it before it is snapped
 (``net_outlines._turned_to_edges``): its core map's cells are 7 px of a 1280 px frame, and a small card's core, turned a
 few degrees, gave a rectangle square to the frame that snapping could not turn far enough (a lone king in a lamp's glare
-on the mat, not found in five drawn designs, scene 500003)."""
+on the mat, not found in five drawn designs, scene 500003, with the first networks)."""
 
 import cv2
 import numpy as np
@@ -59,14 +59,19 @@ def test_no_turn_beyond_a_few_degrees_nor_on_no_edges():
 
 
 def test_a_lone_king_in_a_lamps_glare_is_found_and_read(decks_dir, monkeypatch):
+    """The plastic design's scene 500003, enrolled: its king of diamonds lies alone in the lamp's glare, turned 13
+    degrees. Its outline turned to the edges, it is found and read; without the turn, not found. (With the networks
+    checked in now, corner index seed 2 and finder seed 1, the anglo_modern king of that scene, the first case, is
+    found without the turn too, and left unread; of the eight drawn designs only the plastic king is still not found
+    without it.)"""
     from tools import synth
     from tools.vision_bench import SCENE_CARDS
     from vision import deck as decklib
 
-    images = synth.load_deck(str(decks_dir / "anglo_modern"))
+    images = synth.load_deck(str(decks_dir / "plastic"))
     scene = synth.random_scene(images, 500003, n_cards=SCENE_CARDS)
     king = next(c for c in scene.cards if c.code == "KD").quad.astype(np.float32)
-    rec = rc.Recogniser(decklib.enroll_images(images, "anglo_modern", "anglo_modern"))
+    rec = rc.Recogniser(decklib.enroll_images(images, "plastic", "plastic"))
 
     def read_there() -> list[str | None]:
         return [r.code for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, king) > 0.8]
