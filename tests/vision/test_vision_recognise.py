@@ -122,11 +122,13 @@ def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(t
 
 
 def test_a_card_the_hand_drawn_views_outline_badly_is_read_from_the_networks_outline(tango, tango_deck):
-    # in this scene the hand-drawn views outline the QD at IoU 0.5 (a part of the card); the network's outline of it
-    # is kept beside it and read when the first reads nothing. (Scene 500011's 6D was a second such card until
-    # a region with one card's shape stopped being split as a pair: it is now outlined right at once, and read.)
+    # in scene 500092 the hand-drawn views outline the 6H, lying whole, at IoU 0.58 (a part of the card); the network's
+    # outline of it (0.98) is kept beside it and read when the first reads nothing - without it the 6H is not read.
+    # (Scene 500006's QD held this until the networks were made by today's training command (finder seed 1), which
+    # gives that card no outline of its own: it is unsure. Scene 500011's 6D was a second such card until a region
+    # with one card's shape stopped being split as a pair: it is now outlined right at once, and read.)
     rec = recognise.Recogniser(tango_deck)
-    for seed, code, by_alternative in ((500006, "QD", True), (500011, "6D", False)):
+    for seed, code, by_alternative in ((500092, "6H", True), (500011, "6D", False)):
         scene = synth.random_scene(tango, seed, n_cards=7)
         truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
         if by_alternative:
