@@ -205,26 +205,23 @@ def test_a_reread_loses_to_another_card_matched_better(decks_dir):
 
 
 def test_a_match_the_network_vetoed_is_not_looked_for_again(decks_dir):
-    """An anglo_modern 2C matched right (0.97 / 0.75), vetoed as session 23's network took its club for a spade;
-    another outline then matched the 2S (0.96 / 0.41), which the network did not veto. The two cues disagree:
-    unsure. The network retrained in session 24 reads that club right (no veto: named); the rule is kept with the
-    network's corner reading of this card as the old one gave it (a sure 2S, both corners)."""
-    enrolled, scene, card = _neoclassical_3c(decks_dir, 900025, "2C", "anglo_modern")
+    """An anglo_modern 2D lying whole (scene 900011) matched right (0.91 / 0.48) and vetoed: the network reads a two of
+    spades in both corners, the second surely (0.95 / 0.94). Other outlines are not searched for a match the network
+    does not veto: the two cues disagree, and the card is unsure. Looked for again, the outlines a few per cent off
+    match the 2D and the network does not veto it there, and it would be named. (The rule was made for an
+    anglo_modern 2C, scene 900025, vetoed as session 23's network took its club for a spade, then matched as the 2S
+    from an outline 5 % larger, which the network did not veto. The networks made by today's training command read
+    that club right, and no outline of it matches the 2S even under that old reading: the case is this 2D's.)"""
+    enrolled, scene, card = _neoclassical_3c(decks_dir, 900011, "2D", "anglo_modern")
     rec = recognise.Recogniser(enrolled)
     r = _match(rec.identify(scene.image), card)
-    assert r is not None and r.code == "2C", r
-
-    def spade(rank: str = "2") -> index_net.CornerRead:
-        return index_net.CornerRead(rank, "S", 0.97, 0.97, np.zeros(14), np.zeros(5))
-
-    def old_reading(label: str, card_img: np.ndarray) -> bool:
-        # (the reading session 23's network gave this card's corners: a sure two of spades)
-        return recognise.index_vetoes(label, index_net.IndexRead("2", "S", 0.97, 0.97, True, [spade(), spade()],
-                                                                 0.99))
-
-    rec.contradicted = old_reading  # type: ignore[method-assign]
-    r = _match(rec.identify(scene.image), card)
-    assert r is not None and r.code is None and r.label == "2C", r
+    assert r is not None and r.code is None and r.label == "2D", r
+    # (the case this test is about still arises: the network vetoes the match on the outline read, and the outlines
+    # a few per cent off would name the card)
+    cut, big = rec._cut(scene.image, r.quad)
+    assert rec.threshold.accept(r.confidence, r.margin) and rec.contradicted("2D", cut if big is None else big)
+    again = rec._reread_enrolled(scene.image, r.quad, (r.label, r.confidence))
+    assert again is not None and again[0] == "2D", again
 
 
 def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
