@@ -234,11 +234,14 @@ def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
 
 def test_a_courts_picture_frame_gives_way_to_the_card(decks_dir):
     # the paris courts' margin is thin and their picture a strong rectangle: the network marks both the card and its
-    # picture, and the picture's rim, plainer, had ranked first (outlined at IoU 0.57 and 0.65, read as nothing).
-    # The card stands out from the felt twice as much and the frame has the card's paper round it: the card wins
-    for seed, code in ((500003, "KD"), (500017, "QH")):
-        best = _best_outline(decks_dir, "paris", seed, code)
-        assert best > 0.85, (seed, code, best)
+    # picture, and the picture's rim, plainer, had ranked first (paris scene 500073's KS outlined at IoU 0.70 and a
+    # bellot KD, scene 500003, at 0.82 so). The card stands out from the felt twice as much and the frame has the
+    # card's paper round it: the card wins (0.93, 0.98). (Paris scenes 500003's KD and 500017's QH held this until
+    # the networks were made by today's training command, which no longer rank their frames first: in 160 paris and
+    # 80 bellot scenes these two were the only cards whose outline the rule changed.)
+    for design, seed, code in (("paris", 500073, "KS"), ("bellot", 500003, "KD")):
+        best = _best_outline(decks_dir, design, seed, code)
+        assert best > 0.85, (design, seed, code, best)
 
 
 def test_a_card_seen_larger_than_its_neighbours_is_not_split_as_a_pair(decks_dir):
