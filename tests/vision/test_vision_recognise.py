@@ -122,11 +122,13 @@ def test_an_enrolled_card_whose_outline_is_off_is_matched_from_another_outline(t
 
 
 def test_a_card_the_hand_drawn_views_outline_badly_is_read_from_the_networks_outline(tango, tango_deck):
-    # in this scene the hand-drawn views outline the QD at IoU 0.5 (a part of the card); the network's outline of it
-    # is kept beside it and read when the first reads nothing. (Scene 500011's 6D was a second such card until
-    # a region with one card's shape stopped being split as a pair: it is now outlined right at once, and read.)
+    # in scene 500092 the hand-drawn views outline the 6H, lying whole, at IoU 0.58 (a part of the card); the network's
+    # outline of it (0.98) is kept beside it and read when the first reads nothing - without it the 6H is not read.
+    # (Scene 500006's QD held this until the networks were made by today's training command (finder seed 1), which
+    # gives that card no outline of its own: it is unsure. Scene 500011's 6D was a second such card until a region
+    # with one card's shape stopped being split as a pair: it is now outlined right at once, and read.)
     rec = recognise.Recogniser(tango_deck)
-    for seed, code, by_alternative in ((500006, "QD", True), (500011, "6D", False)):
+    for seed, code, by_alternative in ((500092, "6H", True), (500011, "6D", False)):
         scene = synth.random_scene(tango, seed, n_cards=7)
         truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
         if by_alternative:
@@ -203,26 +205,23 @@ def test_a_reread_loses_to_another_card_matched_better(decks_dir):
 
 
 def test_a_match_the_network_vetoed_is_not_looked_for_again(decks_dir):
-    """An anglo_modern 2C matched right (0.97 / 0.75), vetoed as session 23's network took its club for a spade;
-    another outline then matched the 2S (0.96 / 0.41), which the network did not veto. The two cues disagree:
-    unsure. The network retrained in session 24 reads that club right (no veto: named); the rule is kept with the
-    network's corner reading of this card as the old one gave it (a sure 2S, both corners)."""
-    enrolled, scene, card = _neoclassical_3c(decks_dir, 900025, "2C", "anglo_modern")
+    """An anglo_modern 2D lying whole (scene 900011) matched right (0.91 / 0.48) and vetoed: the network reads a two of
+    spades in both corners, the second surely (0.95 / 0.94). Other outlines are not searched for a match the network
+    does not veto: the two cues disagree, and the card is unsure. Looked for again, the outlines a few per cent off
+    match the 2D and the network does not veto it there, and it would be named. (The rule was made for an
+    anglo_modern 2C, scene 900025, vetoed as session 23's network took its club for a spade, then matched as the 2S
+    from an outline 5 % larger, which the network did not veto. The networks made by today's training command read
+    that club right, and no outline of it matches the 2S even under that old reading: the case is this 2D's.)"""
+    enrolled, scene, card = _neoclassical_3c(decks_dir, 900011, "2D", "anglo_modern")
     rec = recognise.Recogniser(enrolled)
     r = _match(rec.identify(scene.image), card)
-    assert r is not None and r.code == "2C", r
-
-    def spade(rank: str = "2") -> index_net.CornerRead:
-        return index_net.CornerRead(rank, "S", 0.97, 0.97, np.zeros(14), np.zeros(5))
-
-    def old_reading(label: str, card_img: np.ndarray) -> bool:
-        # (the reading session 23's network gave this card's corners: a sure two of spades)
-        return recognise.index_vetoes(label, index_net.IndexRead("2", "S", 0.97, 0.97, True, [spade(), spade()],
-                                                                 0.99))
-
-    rec.contradicted = old_reading  # type: ignore[method-assign]
-    r = _match(rec.identify(scene.image), card)
-    assert r is not None and r.code is None and r.label == "2C", r
+    assert r is not None and r.code is None and r.label == "2D", r
+    # (the case this test is about still arises: the network vetoes the match on the outline read, and the outlines
+    # a few per cent off would name the card)
+    cut, big = rec._cut(scene.image, r.quad)
+    assert rec.threshold.accept(r.confidence, r.margin) and rec.contradicted("2D", cut if big is None else big)
+    again = rec._reread_enrolled(scene.image, r.quad, (r.label, r.confidence))
+    assert again is not None and again[0] == "2D", again
 
 
 def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
@@ -235,11 +234,14 @@ def _best_outline(decks_dir, design: str, seed: int, code: str) -> float:
 
 def test_a_courts_picture_frame_gives_way_to_the_card(decks_dir):
     # the paris courts' margin is thin and their picture a strong rectangle: the network marks both the card and its
-    # picture, and the picture's rim, plainer, had ranked first (outlined at IoU 0.57 and 0.65, read as nothing).
-    # The card stands out from the felt twice as much and the frame has the card's paper round it: the card wins
-    for seed, code in ((500003, "KD"), (500017, "QH")):
-        best = _best_outline(decks_dir, "paris", seed, code)
-        assert best > 0.85, (seed, code, best)
+    # picture, and the picture's rim, plainer, had ranked first (paris scene 500073's KS outlined at IoU 0.70 and a
+    # bellot KD, scene 500003, at 0.82 so). The card stands out from the felt twice as much and the frame has the
+    # card's paper round it: the card wins (0.93, 0.98). (Paris scenes 500003's KD and 500017's QH held this until
+    # the networks were made by today's training command, which no longer rank their frames first: in 160 paris and
+    # 80 bellot scenes these two were the only cards whose outline the rule changed.)
+    for design, seed, code in (("paris", 500073, "KS"), ("bellot", 500003, "KD")):
+        best = _best_outline(decks_dir, design, seed, code)
+        assert best > 0.85, (design, seed, code, best)
 
 
 def test_a_card_seen_larger_than_its_neighbours_is_not_split_as_a_pair(decks_dir):
@@ -341,15 +343,16 @@ def test_a_blurred_suit_sign_is_not_named_where_the_pips_show_the_other_suit(ais
 
 def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_match_is_read_again(decks_dir,
                                                                                                    monkeypatch):
-    """A plastic queen of clubs in shade (scene 500058): the network's best-ranked outline leaves out the card's left
-    margin (its rim is plainer there), and the enrolled templates were unsure on it (0.64). The network's outline of
-    the whole card, ranked below it, is now its alternative; the templates come nearer on that one, and reading it
-    again from outlines a few per cent off names the card. (Since session 27 the hand-drawn views outline this card
-    whole themselves - the mat they had taken for a card no longer hides it - so the network's outlines are looked
-    at alone here. Since session 31 the network's outlines are turned to the card's edges before they are snapped,
-    and its first outline of this card is the better one (IoU 0.85): the alternatives are shown as they were, with
-    that turn off.)"""
-    enrolled, scene, card = _neoclassical_3c(decks_dir, 500058, "QC", "plastic")
+    """A plastic jack of clubs lying whole (scene 500070): the network's best-ranked outline of it (IoU 0.79) leaves
+    out part of the card, and the enrolled templates are unsure on it (0.81, margin 0.41). The network's outline of
+    the whole card (0.84), ranked below it, is its alternative; the templates come nearer on that one (0.83, still
+    unsure), and reading it again from outlines a few per cent off names the card. Without the alternative the card is
+    unsure. (The hand-drawn views outline this card whole themselves, so the network's outlines are looked at alone
+    here; and since session 31 the network's outlines are turned to the card's edges before they are snapped, which
+    makes its first outline of this card the better one (0.83): the alternatives are shown as they are with that turn
+    off. Scene 500058's plastic queen of clubs in shade held this until the networks were made by today's training
+    command: their first outline of that card is already its good one, 0.85, with the turn off.)"""
+    enrolled, scene, card = _neoclassical_3c(decks_dir, 500070, "JC", "plastic")
     truth = card.quad.astype(np.float32)
     h, w = scene.image.shape[:2]
     _, pale = regions.mask_and_paleness(scene.image)
@@ -360,19 +363,25 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
         return next(q for _, q in nets if geometry.quad_iou(q.pts, truth) > 0.5)
 
     turned = network_outline()
+    rec = recognise.Recogniser(enrolled)
     with monkeypatch.context() as m:
         m.setattr(net_outlines, "NET_TURN", False)
         q = network_outline()
         assert geometry.quad_iou(q.pts, truth) < 0.8
         assert any(geometry.quad_iou(a, truth) > geometry.quad_iou(q.pts, truth) for a in q.alt)
         assert geometry.quad_iou(turned.pts, truth) > geometry.quad_iou(q.pts, truth)
+        # the network's outline read: unsure on its own, named from its alternative, the nearer match read again
+        assert not rec._read_outline(scene.image, q.pts)[3]
+        assert not any(rec._read_outline(scene.image, a)[3] for a in q.alt)
+        assert rec._read_found(scene.image, q, None, True)[:4:3] == ("JC", True)
+        alone = geometry.Quad(q.pts, q.whole, face=q.face)
+        assert not rec._read_found(scene.image, alone, None, True)[3]
         quads = finder.find_cards(scene.image, centre=(w / 2, h / 2))  # (as ``identify`` searches a whole frame)
         assert max(geometry.quad_iou(q.pts, truth) for q in quads) > 0.9
-        rec = recognise.Recogniser(enrolled)
         r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
-        assert r.code == "QC", r
+        assert r.code == "JC", r
     r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
-    assert r.code == "QC", r
+    assert r.code == "JC", r
 
 
 @pytest.fixture(scope="module")
