@@ -569,7 +569,11 @@ def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], No
     for frame in frames:  # type: ignore[attr-defined]
         if frame is None:
             continue
-        quads = [q for q in finder.find_cards(frame) if q.whole > 0.9]
+        # The light's cast is taken out before the card is looked for, as the recogniser and the play detector take
+        # it out before they look: under a warm lamp a card's paper is as yellow as the mat's glare, and looked for in
+        # the raw frame a court was found by the finder network alone, short of whole (or cut along a wrong outline).
+        even = exposure.adjusted(frame, 1.0, exposure.cast(frame))
+        quads = [q for q in finder.find_cards(even) if q.whole > 0.9]
         if need_empty:
             if not quads:
                 need_empty = False
@@ -586,8 +590,8 @@ def enroll_stream(frames: object, codes: list[str], progress: Callable[[str], No
             count = 1
         last_quad = q
         if count >= still:
-            # (the light's cast taken out, as the play detector takes it out of the frames it reads against these)
-            images[codes[k]] = geometry.rectify(exposure.adjusted(frame, 1.0, exposure.cast(frame)), q)
+            # (cut from the frame with the cast out: the play detector reads its frames against these, cast out too)
+            images[codes[k]] = geometry.rectify(even, q)
             progress(f"took {codes[k]} ({k + 1}/{len(codes)}); take it away")
             k += 1
             count, last_quad, need_empty = 0, None, True
