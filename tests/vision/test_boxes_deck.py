@@ -20,8 +20,11 @@ def boxes_deck() -> decklib.Deck:
     return pb.load_deck(str(PHOTOS), "boxes")
 
 
-def _codes(rec: recognise.Recogniser, name: str) -> list:
+def _codes(rec: recognise.Recogniser, name: str, alter: str | None = None) -> list:
+    """What ``rec`` names in boxes_test's photo ``name`` (changed first by ``tools/photo_bench.py``'s ``alter``)."""
     img = cv2.imread(str(PHOTOS / "boxes" / "test" / name))
+    if alter is not None:
+        img, _ = pb.altered(img, alter, name)
     return [r.code for r in rec.identify(img)]
 
 
@@ -34,13 +37,15 @@ def test_the_boxes_deck_is_enrolled_from_its_photos(boxes_deck, tmp_path):
 
 
 def test_the_enrolled_mode_names_a_card_the_generic_mode_names_and_its_templates_put_first(boxes_deck, monkeypatch):
-    """boxes_test IMG_2384: a king of clubs its webcam template matches best (0.64, margin 0.31), under the enrolled
-    bar. The generic mode names it, from its corners cut again from an outline a few per cent off; the enrolled mode
-    takes that reading, the card being among its templates' nearest (``ENROLLED_READS_GENERIC``). Without, unsure."""
+    """boxes_test IMG_2554 under ``tools/photo_bench.py --alter shadow``: a jack of clubs partly under a book, the
+    shadow band's edge across it, its webcam template matches best (0.71, margin 0.35), under the enrolled bar. The
+    generic mode names it (0.97); the enrolled mode takes that reading, the card being among its templates' nearest
+    (``ENROLLED_READS_GENERIC``). Without, unsure. (IMG_2384's king of clubs as it is, the case with the networks
+    before session 39's, is now named without it.)"""
     rec = recognise.Recogniser(boxes_deck)
-    assert _codes(rec, "IMG_2384.JPG") == ["KC"]
+    assert _codes(rec, "IMG_2554.JPG", "shadow") == ["JC"]
     monkeypatch.setattr(recognise, "ENROLLED_READS_GENERIC", False)
-    assert _codes(recognise.Recogniser(boxes_deck), "IMG_2384.JPG") == [None]
+    assert _codes(recognise.Recogniser(boxes_deck), "IMG_2554.JPG", "shadow") == [None]
 
 
 def test_enrollment_takes_the_outline_the_generic_reader_names_the_card_from(boxes_deck, monkeypatch):
