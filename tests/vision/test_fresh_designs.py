@@ -179,3 +179,13 @@ def test_spades_drawn_with_a_notch_of_their_own_are_not_asked(kde_deck):
     and the check is not made for it; standard's do."""
     assert not decklib.notches_tell_black(synth.load_deck(str(kde_deck("jolly-royal"))))
     assert decklib.notches_tell_black(synth.load_deck(str(kde_deck("standard"))))
+
+
+def test_a_second_reading_short_of_its_bar_does_not_name_the_card(kde_deck):
+    """KDE's jolly-royal enrolled, scene 500116: a blurred ace of clubs matched the AC at 0.79 on its first outline
+    (unsure) and the AS at 0.887, margin 0.30, on the network's other outline - past the first reading's bar, short of
+    a second reading's (``ENROLLED_REREAD_MARGIN``). That nearer reading was taken with its first-reading verdict and
+    named the card the AS; it may only be read again from (session 39)."""
+    folder = kde_deck("jolly-royal")
+    deck = decklib.enroll_dir(str(folder))
+    assert _read_as(folder, 500116, "AC", deck) in (None, "AC")
