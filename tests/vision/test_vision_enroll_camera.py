@@ -33,8 +33,9 @@ def test_cards_taken_under_a_warm_lamp_have_the_cast_taken_out(tango, tango_deck
     """The same table under a warm lamp (blue 0.6, green 0.82 of their levels): each card is looked for and taken with
     the light's cast out of the frame, as the play detector takes it out of the frames it reads against these
     templates - its paper comes out grey, not yellow, and it is cut along its own outline. Looked for in the raw
-    frame, the king and the ten of this design were found by the finder network alone, short of whole (the stream
-    ended at the KH), or cut along a wrong outline (the KH then matched the JH best)."""
+    frame, this design's kings and tens were found by the finder network alone: short of whole (with session 39's
+    networks the stream ended at the KH) or cut along a wrong outline (with the networks before, the KH so cut
+    matched the JH best)."""
     codes = ["AS", "KH", "TD"]
 
     def warm(frames):
