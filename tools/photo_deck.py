@@ -40,7 +40,7 @@ def build(photos_root: str, out: str, limit: int | None = None) -> list[str]:
     for name in to.desk_photos(folder)[:limit]:
         path = os.path.join(folder, name)
         code = decklib.canonical_code(os.path.splitext(name)[0])
-        img = cv2.imread(path, cv2.IMREAD_COLOR)
+        img = decklib.cv_imread(path)
         if img is None:
             raise decklib.EnrollError(f"{path}: not an image OpenCV can read")
         cv2.imwrite(os.path.join(out, code + ".png"), decklib.card_in_photo(img, path, code, SIZE))

@@ -43,7 +43,6 @@ def row_percentiles(a: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
     return [_lerp(s[:, lo], s[:, hi], p - lo) for p, lo, hi in zip(pos, los, his, strict=True)]
 
 
-
 def row_median(a: np.ndarray) -> np.ndarray:
     """``np.median(a, axis=1)``, from one sort along that axis."""
     return median_sorted(np.moveaxis(np.sort(a, axis=1), 1, 0))

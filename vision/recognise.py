@@ -607,12 +607,11 @@ class Recogniser:
             # none sure, but the reader came nearer on another outline: the card is read again from that one
             # (a plastic queen of clubs in shade matched 0.64 on an outline without its left margin, 0.76 on the
             # network's outline of the whole card, scene 500058; in the generic mode the corners are cut again
-            # from the nearer outline: boxes_train 389 -> 393 read). It is not named by that reading: a second
-            # reading names a card only past ``_sure_again``'s stricter bar, which it missed in the loop above (with
-            # its own ``ok`` kept, KDE jolly-royal's blurred ace of clubs, scene 500116, enrolled, unsure on its first
+            # from the nearer outline: boxes_train 389 -> 393 read). Its own verdict is not taken (``ok`` stays
+            # False): a second reading names a card only past ``_sure_again``'s stricter bar, which it missed in the
+            # loop above (taken, KDE jolly-royal's blurred ace of clubs, scene 500116, enrolled, unsure on its first
             # outline at 0.79, was named the AS from its alternative at 0.887, margin 0.30)
             (label, score, margin, _, n, big), alt = nearer
-            ok = False
             q = Quad(alt, q.whole, face=q.face)
         if not ok and any_surface:
             # (the lit part of a card outlined to a shadow's edge: the strips of its paper in the shade added)

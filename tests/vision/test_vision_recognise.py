@@ -373,7 +373,8 @@ def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_
         # the network's outline read: unsure on its own, named from its alternative, the nearer match read again
         assert not rec._read_outline(scene.image, q.pts)[3]
         assert not any(rec._read_outline(scene.image, a)[3] for a in q.alt)
-        assert rec._read_found(scene.image, q, None, True)[:4:3] == ("JC", True)
+        label, _, _, named, _ = rec._read_found(scene.image, q, None, True)
+        assert (label, named) == ("JC", True)
         alone = geometry.Quad(q.pts, q.whole, face=q.face)
         assert not rec._read_found(scene.image, alone, None, True)[3]
         quads = finder.find_cards(scene.image, centre=(w / 2, h / 2))  # (as ``identify`` searches a whole frame)
