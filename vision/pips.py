@@ -45,6 +45,7 @@ class Pips:
     symmetry: float
     hueless: bool = False  # the pips' ink has no hue: black or grey (``_hueless``)
     notches: tuple[float, ...] = ()  # a lone pip's (an ace's) notches, ``_notches``; () for more pips
+    club_notched: float = 0.0  # the share of the pips showing a club's third notch (``CLUB_NOTCH``), black pips only
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -266,8 +267,10 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
     if count == 1:
         x, y, bw, bh, _, i = best[0][:6]
         notches = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
-    return Pips(count, red_share >= 0.6, np.stack(glyphs), np.array(upright), regularity, sym,
-                _hueless(card, px, ink), notches)
+    red = red_share >= 0.6
+    club_notched = 0.0 if red else _club_notched(best, lab)
+    return Pips(count, red, np.stack(glyphs), np.array(upright), regularity, sym, _hueless(card, px, ink), notches,
+                club_notched)
 
 
 CLUB_NOTCH = 0.06  # a club's third notch (between its leaves) at least this deep; a spade's is a speck (<= 0.03)
@@ -297,12 +300,18 @@ def club_notched_share(card: np.ndarray) -> float | None:
         if layout is None:
             continue
         best, _, lab, _ = group
-        deep = 0
-        for x, y, bw, bh, _, i in (c[:6] for c in best):
-            n = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
-            deep += len(n) >= 3 and n[2] >= CLUB_NOTCH
-        return deep / len(best)
+        return _club_notched(best, lab)
     return None
+
+
+def _club_notched(best: list, lab: np.ndarray) -> float:
+    """The share of the pips ``best`` (``_group``'s components in the label map ``lab``) that show a club's third
+    notch."""
+    deep = 0
+    for x, y, bw, bh, _, i in (c[:6] for c in best):
+        n = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
+        deep += len(n) >= 3 and n[2] >= CLUB_NOTCH
+    return deep / len(best)
 
 
 def _notches(mask: np.ndarray) -> tuple[float, ...]:

@@ -468,3 +468,38 @@ def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     assert pips.pip_suit(flame, index_net._pip_suits())[0] == "S" and pips.notched_suit(flame) == "C"
     assert index_net.accepts(decide("AS", "AC", "black", p=flame), th)
     assert pips.find_pips(features.canonical_card(plastic["5C"])).notches == ()  # (measured for an ace only)
+
+
+def test_a_blurred_index_measures_wider_edges_whatever_its_size():
+    """``edge_width``: a corner's sharpest edges, in the network input's pixels. A sharp index measures under
+    ``BLURRED_WIDTH``, the same blurred (Gaussian, sigma 2.5 of the canonical card's pixels, as the bench's blurred
+    scenes) over it, at the canonical size and at twice it (the input is the same size either way)."""
+    from vision import geometry
+
+    def corner(scale: int, sigma: float) -> np.ndarray:
+        card = np.full((geometry.CH * scale, geometry.CW * scale, 3), 235, np.uint8)
+        cv2.putText(card, "Q", (5 * scale, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 1.0 * scale, (20, 20, 20),
+                    2 * scale, cv2.LINE_AA)
+        cv2.circle(card, (18 * scale, 48 * scale), 8 * scale, (20, 20, 20), -1, cv2.LINE_AA)
+        if sigma:
+            card = cv2.GaussianBlur(card, (0, 0), sigma * scale)
+        return index_net.corner_input(card)
+
+    for scale in (1, 2):
+        sharp, blurred = index_net.edge_width(corner(scale, 0)), index_net.edge_width(corner(scale, 2.5))
+        assert sharp < index_net.BLURRED_WIDTH <= blurred, (scale, sharp, blurred)
+        assert blurred > 1.5 * sharp
+
+
+def test_a_reading_from_another_outline_keeps_the_first_cuts_blur():
+    """``reread_generic``: the corners cut again are read anew, but the blur is the card's, as measured on the first
+    cut - a larger cut takes in the card's edge and the table, whose steeper edges would make a blurred index look
+    sharp (KDE standard's blurred JS, scene 500057: 3.7 on its first cut, 2.9 on the one 5 % larger)."""
+    card = np.full((2 * 170, 2 * 120, 3), 235, np.uint8)
+    cv2.putText(card, "J", (10, 60), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (20, 20, 20), 4, cv2.LINE_AA)
+    first = index_net.read_generic(cv2.GaussianBlur(card, (0, 0), 5), pips=False)
+    widths = [c.width for c in first.index.corners]
+    assert widths[0] > index_net.BLURRED_WIDTH
+    sharp_cut = index_net.corner_size(card.shape)
+    again = index_net.reread_generic(first, [{0: card[: sharp_cut[0], : sharp_cut[1]]}])
+    assert [c.width for c in again[0].index.corners] == widths
