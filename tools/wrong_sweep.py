@@ -9,6 +9,7 @@ folder, in one mode, on every core, and lists each accepted read that names anot
     python -m tools.wrong_sweep --themes tune --scenes 150 --mode enrolled     # the themes and decks the networks
     python -m tools.wrong_sweep --themes held --scenes 150 --mode enrolled     # were tuned / trained on, or held out
     python -m tools.wrong_sweep --themes fresh --scenes 40 --mode enrolled     # KDE's designs (tools/kde_decks.py)
+    python -m tools.wrong_sweep --themes fresh --first 500150 --scenes 150     # scenes past the first 150
 
 Per deck it prints the accepted reads that were right and each wrong one; ``--json`` writes them all. A development
 aid (a few minutes per deck and mode at 150 scenes on one core); the product never imports it.
@@ -69,7 +70,8 @@ def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int
 
 
 def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -> dict:
-    """``{"deck", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode."""
+    """``{"deck", "first", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode,
+    over ``scenes`` scenes from the seed ``first``."""
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir) if mode == "enrolled" else None)
@@ -79,7 +81,7 @@ def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -
         r, j, w = judge(scene, rec.identify(scene.image), seed)
         right, junk, wrong = right + r, junk + j, wrong + w
     return {"deck": os.path.basename(os.path.normpath(deck_dir)), "dir": deck_dir, "mode": mode, "scenes": scenes,
-            "right": right, "wrong": wrong, "junk": junk}
+            "first": first, "right": right, "wrong": wrong, "junk": junk}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--themes", choices=["tune", "held", "fresh"],
                    help="the tuning/training or held-out deck set, or KDE's designs nothing was tuned on")
     p.add_argument("--scenes", type=int, default=150)
+    p.add_argument("--first", type=int, default=FIRST_SEED,
+                   help=f"the first scene's seed (default {FIRST_SEED}: the bench's; later ones look further)")
     p.add_argument("--mode", choices=["generic", "enrolled"], default="generic")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="write every deck's result here")
@@ -100,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     results = []
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
-        for res in pool.map(sweep_deck, decks, [a.scenes] * len(decks), [a.mode] * len(decks)):
+        for res in pool.map(sweep_deck, decks, [a.scenes] * len(decks), [a.mode] * len(decks),
+                            [a.first] * len(decks)):
             results.append(res)
             print(f"{res['deck']:24s} {a.mode:8s} right {res['right']:4d}  wrong {len(res['wrong'])}"
                   f"  junk {res['junk']}", flush=True)

@@ -23,6 +23,18 @@ def test_a_deck_is_swept_scene_by_scene(decks_dir):
     assert res["deck"] == "plastic" and res["scenes"] == 2 and res["right"] >= 4 and res["wrong"] == []
 
 
+def test_a_sweep_can_start_past_the_scenes_already_read(decks_dir, tmp_path):
+    """``--first``: the scenes from another seed than the bench's, each judged as ``sweep_deck`` judges it."""
+    import json
+
+    out = tmp_path / "sweep.json"
+    folder = str(decks_dir / "plastic")
+    assert wrong_sweep.main([folder, "--scenes", "1", "--first", "500151", "--workers", "1", "--json", str(out)]) == 0
+    (res,) = json.loads(out.read_text())
+    assert res["first"] == 500151 and res["scenes"] == 1
+    assert res == wrong_sweep.sweep_deck(folder, 1, "generic", first=500151)
+
+
 def test_the_deck_sets_keep_the_held_out_designs_apart(tmp_path):
     for t in ("anglo", "rheinland", "paris"):
         (tmp_path / t).mkdir()
