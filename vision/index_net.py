@@ -396,7 +396,7 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
         ir = (net or shared()).read_corners(ic)
     if ir.seen == 0:
         return NetRead("?", "none", ir)
-    # (the pips' glyphs too: their shape is a third look at the suit, ``_pips_refuse``)
+    # (the pips' glyphs too: their shape is a third look at the suit, ``pips_refuse``)
     p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group)
 
@@ -468,7 +468,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
             # there whose suit the network cannot name is an index it does not know: a Swiss deck's seven of
             # shields, its one readable corner taken for a heart at 0.96 (aisleriot swiss-xvii, in 150 reads)
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
-        ok = ok and not _pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir)
+        ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -499,7 +499,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0) -> NetRead:
 
 
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
-# (``_pips_refuse``)
+# (``pips_refuse``)
 PIP_SHAPE_BAR = 0.3
 
 # A card whose index corners' edges are this wide or wider (``edge_width``, the mean over the corners that show an
@@ -568,7 +568,7 @@ def corners_lean_from(ir: IndexRead, suit: str) -> bool:
     return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
 
 
-def _pips_refuse(p: Pips, suit: str) -> bool:
+def pips_refuse(p: Pips, suit: str) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
     diamond, ``pips.pip_suit``; the pair by the pips' colour).

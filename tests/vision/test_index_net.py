@@ -420,7 +420,7 @@ def test_blurred_photos_courts_are_read_and_a_pale_spade_is_not_a_diamond(name, 
 
 def test_the_pips_shape_is_a_third_look_at_the_suit(decks_dir):
     """A number card's pips, signs many times larger than the corners', refuse a suit they clearly show to be the
-    other of their colour's pair (``_pips_refuse``); pips that are not red under a red suit may be a four-colour
+    other of their colour's pair (``pips_refuse``); pips that are not red under a red suit may be a four-colour
     deck's blue or green ones, never black or grey; an ace's one pip overrules the corners only when its notches
     name the same other suit."""
     from tools import synth

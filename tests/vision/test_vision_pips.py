@@ -148,7 +148,7 @@ def test_ink_from_the_rim_among_the_pips_is_not_ignored(paris):
 
 
 def test_the_pips_hue_tells_black_ink_from_red_and_blue(paris):
-    # (a red suit is never printed in black or grey ink; a four-colour deck's may be blue: ``index_net._pips_refuse``)
+    # (a red suit is never printed in black or grey ink; a four-colour deck's may be blue: ``index_net.pips_refuse``)
     for code in ("7S", "9H", "AD"):
         p = pips.find_pips(features.canonical_card(paris[code]))
         assert p is not None and p.hueless == (code[1] == "S"), code
@@ -159,7 +159,7 @@ def test_the_pips_hue_tells_black_ink_from_red_and_blue(paris):
 @pytest.mark.parametrize("design", ["anglo_modern", "bellot", "neoclassical", "simplistic"])
 def test_an_aces_notches_tell_a_club_from_a_spade_and_a_heart_from_a_diamond(decks_dir, design):
     # a club's leaves and a heart's cleft, either way round (plastic's flame-tipped spade, notched like a club, is the
-    # tuning decks' exception: ``index_net._pips_refuse`` asks the discriminant too)
+    # tuning decks' exception: ``index_net.pips_refuse`` asks the discriminant too)
     deck = synth.load_deck(str(decks_dir / design))
     for code in ("AS", "AC", "AH", "AD"):
         card = features.canonical_card(deck[code])

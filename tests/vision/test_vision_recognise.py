@@ -329,7 +329,7 @@ def test_a_blurred_suit_sign_is_not_named_where_the_pips_show_the_other_suit(ais
                                                                              not_code, enrolled):
     """The bench's drawn scenes: a pale two of hearts read as a diamond by its one corner in view (0.93), a blurred
     ace of spades read as a club by both corners together (0.96); the pips show the heart and the spade
-    (``index_net._pips_refuse``): neither card is named wrong, in the generic mode nor (the ace) in the enrolled
+    (``index_net.pips_refuse``): neither card is named wrong, in the generic mode nor (the ace) in the enrolled
     one, whose fallback is the generic reader."""
     from vision import deck as decklib
 
@@ -339,6 +339,28 @@ def test_a_blurred_suit_sign_is_not_named_where_the_pips_show_the_other_suit(ais
     for rec in [recognise.Recogniser()] + ([recognise.Recogniser(decklib.enroll_dir(folder))] if enrolled else []):
         r = next(r for r in rec.identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.5)
         assert r.code in (None, code), (rec.mode, r)  # (``not_code`` before)
+
+
+def test_a_suit_the_enrolled_mode_takes_from_the_network_is_unsure_where_the_pips_show_the_other(aisleriot_deck,
+                                                                                                   monkeypatch):
+    """aisleriot dondorf enrolled, 150 of the bench's scenes (session 40): its small ace and three of spades (scenes
+    500132 and 500138) matched best as the AC and the 3C, with only the other suit near; the templates then leave the
+    suit to the network (``_rank_by_templates``), whose two corners read the club. The pips show the spade: unsure
+    (``_pips_deny``)."""
+    from vision import deck as decklib
+
+    folder = str(aisleriot_deck("dondorf"))
+    images, deck = synth.load_deck(folder), decklib.enroll_dir(folder)
+
+    def read(seed: int, code: str) -> str | None:
+        scene = synth.random_scene(images, seed, n_cards=7)
+        truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+        return next(r for r in recognise.Recogniser(deck).identify(scene.image)
+                    if geometry.quad_iou(r.quad, truth) > 0.8).code
+
+    assert read(500132, "AS") is None and read(500138, "3S") is None
+    monkeypatch.setattr(recognise, "_pips_deny", lambda card, label: False)
+    assert (read(500132, "AS"), read(500138, "3S")) == ("AC", "3C")
 
 
 def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_match_is_read_again(decks_dir,
