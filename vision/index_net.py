@@ -508,7 +508,7 @@ PIP_SHAPE_BAR = 0.3
 # other black suit by both corners at 0.90-0.98. Over the generic mode's accepted reads of 150 of the bench's scenes
 # of KDE's designs (never tuned on, ``tools/kde_decks.py``) four black cards were named wrong so, at widths 3.4-3.9:
 # jolly-royal's 4C as 4S (scene 500108), standard's JS as JC twice (500057, 500070) and its AS as AC (500106). The
-# tuning designs' right reads had a mean width of 3.0 at the 90th percentile of their black courts, 3.5 at the 99th.
+# tuning designs' right reads of black courts had a mean width of 3.0 at the median, 3.5 at the 90th percentile.
 BLURRED_WIDTH = 3.25
 # a blurred black court is named by its two corners only at this probability of its suit or more (the court path's
 # own threshold is 0.9), and on another outline only at ``recognise.BLURRED_BLACK_REREAD_P``: the two jacks of
@@ -561,10 +561,10 @@ def corners_lean_from(ir: IndexRead, suit: str) -> bool:
     others: the held-out tango's blurred, partly covered 3C was named the 3S (scene 500097, 0.96) while both corners
     gave the club 0.23-0.29 and the spade 0.03. Over the glyph reader's accepted reads of 150 scenes of the held-out
     drawn designs and KDE's (546 right, most of ornamental and nicu-white) no other read was so denied."""
-    other = {"S": "C", "C": "S", "H": "D", "D": "H"}.get(suit)
-    if other is None:
+    pair = BLACK if suit in BLACK else RED if suit in RED else ""
+    if len(suit) != 1 or not pair:
         return False
-    i, j = SUITS.index(suit), SUITS.index(other)
+    i, j = SUITS.index(suit), SUITS.index(pair.replace(suit, ""))
     return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
 
 
