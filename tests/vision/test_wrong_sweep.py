@@ -3,7 +3,7 @@
 import numpy as np
 
 from tools import synth, wrong_sweep
-from vision import recognise
+from vision import geometry, recognise
 
 
 def test_each_accepted_read_is_judged_by_the_card_under_it(tango):
@@ -16,6 +16,24 @@ def test_each_accepted_read_is_judged_by_the_card_under_it(tango):
     right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
     assert (right, junk) == (1, 1)
     assert wrong == [{"seed": 7, "truth": "QS", "label": "QC", "kind": "whole", "confidence": 0.96}]
+
+
+def test_an_outline_halfway_over_a_pile_is_the_card_on_top(tango):
+    """An outline that fits a card and the one lying askew on it almost alike shows the top card's face
+    (``vision_bench.truth_of``, ``PILE_IOU_TIE``): naming it is right, naming the card under it wrong."""
+    poses = [synth.CardPose("2S", 400, 360, 10), synth.CardPose("8D", 425, 372, 14)]
+    scene = synth.render_table(tango, poses, seed=2, nuisance=synth.Nuisance.none(), hand=False)
+    under, top = scene.cards
+    assert under.visible < 0.5 and top.visible >= 0.97
+    # (a little nearer the card under: it is the one the outline overlaps most)
+    between = 0.52 * under.quad.astype(np.float32) + 0.48 * top.quad.astype(np.float32)
+    ious = [geometry.quad_iou(between, c.quad.astype(np.float32)) for c in (under, top)]
+    assert min(ious) > 0.5 and 0 < ious[0] - ious[1] < 0.03
+    reads = [recognise.Read("8D", "8D", 0.9, 0.5, between), recognise.Read("2S", "2S", 0.9, 0.5, between),
+             recognise.Read("2S", "2S", 0.9, 0.5, under.quad.astype(np.float32))]
+    right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
+    assert (right, junk) == (2, 0)
+    assert [w["label"] for w in wrong] == ["2S"] and wrong[0]["truth"] == "8D"
 
 
 def test_a_deck_is_swept_scene_by_scene(decks_dir):
