@@ -568,6 +568,24 @@ def corners_lean_from(ir: IndexRead, suit: str) -> bool:
     return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
 
 
+# a corner that shows a suit sign and no rank, each at least this surely, shows a letter the network does not know
+# (``letter_unknown``)
+LETTER_P = 0.9
+
+
+def letter_unknown(ir: IndexRead) -> bool:
+    """Whether both corners of ``ir`` show a suit sign and, beside it, surely no rank the network knows
+    (``LETTER_P``): a court's letter of another language. A court the glyph reader names there is unsure: its
+    templates, made from the tuning designs' J, Q and K, take another letter for the nearest of them -
+    ancient_french's blurred jack of spades, its letter a French V, was named the KS (scene 500156 of the generic
+    sweep of scenes 500150-299, 0.75) while both network corners saw the spade at 0.96-0.98 and no rank at
+    0.97-0.98. The glyph reader's courts of the held-out designs (ornamental, tango, paris) show no suit to the
+    network at all ('-': an index unlike any it was trained on), and none of them was refused (scenes 500000-299).
+    One corner is not enough: KDE's jolly-royal has a right JH so read (scene 500025: one corner no rank at 0.91 and
+    the heart at 0.93, the other 0.88 and 0.67)."""
+    return all(c.rank == "-" and c.suit != "-" and min(c.p_rank, c.p_suit) >= LETTER_P for c in ir.corners)
+
+
 def pips_refuse(p: Pips, suit: str) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against

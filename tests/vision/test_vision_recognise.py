@@ -363,6 +363,29 @@ def test_a_suit_the_enrolled_mode_takes_from_the_network_is_unsure_where_the_pip
     assert (read(500132, "AS"), read(500138, "3S")) == ("AC", "3C")
 
 
+def test_a_club_matched_surely_whose_pips_show_a_spade_without_a_clubs_leaves_is_unsure(aisleriot_deck, monkeypatch):
+    """aisleriot dondorf enrolled, scenes 500150-299 (session 41): its small 3S (scene 500276) matched surely as the
+    3C (0.858, margin 0.336), both network corners on the club, nothing blurred. Dondorf's clubs show the notch
+    between their leaves on every pip and its spades on none (``notches_tell_black``); this card's pips show it on
+    none and their shape names the spade: unsure (``PLAIN_CLUBS_UNSURE``, ``_club_plain``)."""
+    from vision import deck as decklib
+
+    folder = str(aisleriot_deck("dondorf"))
+    images, deck = synth.load_deck(folder), decklib.enroll_dir(folder)
+    assert deck.templates.notches_tell_black
+    scene = synth.random_scene(images, 500276, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == "3S").quad.astype(np.float32)
+
+    def read() -> recognise.Read:
+        reads = recognise.Recogniser(deck).identify(scene.image)
+        return next(r for r in reads if geometry.quad_iou(r.quad, truth) > 0.8)
+
+    first = read()
+    assert (first.code, first.label) == (None, "3C")
+    monkeypatch.setattr(recognise, "PLAIN_CLUBS_UNSURE", False)
+    assert read().code == "3C"
+
+
 def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_match_is_read_again(decks_dir,
                                                                                                    monkeypatch):
     """A plastic jack of clubs lying whole (scene 500070): the network's best-ranked outline of it (IoU 0.79) leaves
@@ -629,6 +652,40 @@ def test_a_suit_the_glyph_reader_names_against_the_networks_leaning_is_unsure(ta
     assert (first.code, first.label) == (None, "3S")
     monkeypatch.setattr(index_net, "LEAN_FROM", 2.0)
     assert read().code == "3S"
+
+
+def test_a_court_the_glyph_reader_names_beside_a_letter_the_network_does_not_know_is_unsure(aisleriot_deck,
+                                                                                          monkeypatch):
+    """aisleriot ancient_french, generic mode, scene 500156 (session 41): its blurred jack of spades, lettered V, shows
+    the network the spade at 0.96-0.98 and no rank at 0.97-0.98 in both corners, so the network names nothing and the
+    glyph reader reads it - its templates took the V for a K (KS, 0.75). A court named beside a letter the network
+    does not know is unsure (``index_net.letter_unknown``)."""
+    images = synth.load_deck(str(aisleriot_deck("ancient_french")))
+    scene = synth.random_scene(images, 500156, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == "JS").quad.astype(np.float32)
+
+    def read() -> recognise.Read:
+        reads = recognise.Recogniser(None).identify(scene.image)
+        return next(r for r in reads if geometry.quad_iou(r.quad, truth) > 0.8)
+
+    first = read()
+    assert (first.code, first.label) == (None, "KS")
+    monkeypatch.setattr(index_net, "LETTER_P", 2.0)
+    assert read().code == "KS"
+
+
+def test_a_letter_the_network_does_not_know_is_a_sure_suit_beside_a_sure_blank():
+    """``letter_unknown``: both corners showing a suit and no rank, each at ``LETTER_P`` or more; a corner
+    showing nothing at all (covered), or a suit unsure, is no letter."""
+
+    def ir(*corners):  # each corner: (rank, p_rank, suit, p_suit)
+        cs = [index_net.CornerRead(r, s, pr, ps, np.zeros(14), np.zeros(5)) for r, pr, s, ps in corners]
+        return index_net.IndexRead("-", "-", 0.0, 0.0, False, cs)
+
+    assert index_net.letter_unknown(ir(("-", 0.98, "S", 0.96), ("-", 0.97, "S", 0.98)))
+    assert not index_net.letter_unknown(ir(("-", 0.98, "S", 0.96), ("-", 0.99, "-", 0.99)))
+    assert not index_net.letter_unknown(ir(("-", 0.98, "-", 0.96), ("-", 0.97, "-", 0.98)))
+    assert not index_net.letter_unknown(ir(("-", 0.98, "S", 0.6), ("-", 0.6, "S", 0.98)))
 
 
 def test_the_networks_leaning_denies_only_the_other_suit_of_the_pair():
