@@ -369,6 +369,9 @@ class Recogniser:
             return label, score, margin, False, None
         if ok and PLAIN_CLUBS_UNSURE and self._club_plain(label, card):
             return label, score, margin, False, None
+        if ok and ENROLLED_ACE_PIP_UNSURE and n is None and _standard_card(label) and label[0] == "A" and _pips_deny(
+                card, label):
+            return label, score, margin, False, None  # (``ENROLLED_ACE_PIP_UNSURE``)
         return label, score, margin, ok, n
 
     def _club_notched(self, label: str, card: np.ndarray) -> bool:
@@ -466,6 +469,13 @@ class Recogniser:
             (same if _standard_card(k) and k[1] == label[1] else other).append(d)
         return score >= SUIT_LEFT_SCORE and min(same) >= self.threshold.margin and min(other) >= SUIT_LEFT_MARGIN
 
+    def _rival_reading(self, score: float, margin: float, named_margin: float) -> bool:
+        """Whether a reading of another card from another outline, short of the thresholds, still makes a card read
+        again not sure (``REREAD_RIVALS``): a match the enrolled mode would read again itself
+        (``ENROLLED_REREAD_FROM``) that stands out from the deck's other cards by as much as the reading that names
+        it (``named_margin``)."""
+        return REREAD_RIVALS and score >= ENROLLED_REREAD_FROM and margin >= named_margin
+
     def _sure_again(self, ok: bool, margin: float, n: index_net.NetRead | None) -> bool:
         """Whether a second reading of a card (from another outline) names it: past the first reading's thresholds
         and the stricter bar of a second try - ``REREAD_P`` for the learned reader, a margin of
@@ -520,7 +530,8 @@ class Recogniser:
         key = self.same.get(label, label)
         if first is not None:
             readings.append((first[0], first[1], 0.0, False, None))
-        if any(self.same.get(r[0], r[0]) != key and (r[3] or r[1] >= score) for r in readings):
+        if any(self.same.get(r[0], r[0]) != key and (r[3] or r[1] >= score or self._rival_reading(r[1], r[2], margin))
+               for r in readings):
             return None
         return label, score, margin, ok
 
@@ -876,6 +887,14 @@ BLURRED_BLACK_REREAD_P = 0.97
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
+# another outline's match of another card near the bar, standing out from the deck's other cards by as much as the
+# reading that names a card read again, makes that card not sure (``Recogniser._rival_reading``): KDE's oxygen (never
+# tuned on) had a blurred 2C matched as the 2S at 0.84, margin 0.37 (unsure), then named the 2S from an outline 5 %
+# off (0.879, margin 0.685) while another outline matched the 2C at 0.823, margin 0.783 (scene 500225 of the enrolled
+# sweep of scenes 500150-299). Rivals by the thresholds' margin alone (0.29) cost 28 right reads of KDE's designs in
+# those scenes (jolly-royal 13: a 6S at 0.72, margin 0.42, beside the 6C named at 0.88, margin 0.64); by the named
+# reading's margin, 4 (oxygen's blurred twos and threes of clubs, the spade matched at 0.72-0.76 on another outline)
+REREAD_RIVALS = True
 ENROLLED_REREAD_MARGIN = 0.4
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
@@ -1000,6 +1019,14 @@ CLUB_NOTCHED_SHARE = 0.5
 # KDE's, two blurred clubs of oxygen-air whose leaves the blur took and whose pips' shape names the spade by
 # 1.13-1.18 (the 3C of scene 500031, the 9C of 500117: 626 -> 624 right)
 PLAIN_CLUBS_UNSURE = True
+
+# an ace the enrolled templates name is unsure where its one big pip denies the suit twice, by its shape and by its
+# notches (``_pips_deny``: ``index_net.pips_refuse``, the generic reader's check): KDE's jolly-royal (never tuned on)
+# had an AC matched surely as the AS (0.834, margin 0.59; scene 500245 of the enrolled sweep of scenes 500150-299), its
+# network corners agreeing (AS, suit 0.92 and 0.69), while its pip showed a club's leaves and the discriminant named
+# the club by 1.02. Aces only: asked of every number card, the check also refused that scene's right 5C (jolly-royal
+# draws its spades notched, and its pips' shape is no sure cue)
+ENROLLED_ACE_PIP_UNSURE = True
 
 
 # a veto of an enrolled match stands only on what the network reads rightly on the deck's own cards: not where the

@@ -232,3 +232,28 @@ def test_a_blurred_black_court_needs_a_surer_suit_on_every_outline(kde_deck, mon
     assert _read_as(standard, 500057, "JS", None) == "JC"
     monkeypatch.setattr(index_net, "BLURRED_BLACK_COURT_P", 0.0)
     assert _read_as(standard, 500070, "JS", None) == "JC"
+
+
+def test_an_ace_whose_pip_denies_its_suit_twice_is_unsure_even_matched_surely(kde_deck, monkeypatch):
+    """KDE's jolly-royal enrolled, scene 500245 (the enrolled sweep of scenes 500150-299, session 41): its AC matched
+    surely as the AS (0.834, margin 0.59), the network's corners agreeing; its one big pip shows a club's leaves and
+    its shape names the club by 1.02: unsure (``ENROLLED_ACE_PIP_UNSURE``). Asked of number cards too, the check
+    would refuse the same scene's right 5C: aces only."""
+    folder = kde_deck("jolly-royal")
+    deck = decklib.enroll_dir(str(folder))
+    assert _read_as(folder, 500245, "AC", deck) is None
+    assert _read_as(folder, 500245, "5C", deck) == "5C"
+    monkeypatch.setattr(recognise, "ENROLLED_ACE_PIP_UNSURE", False)
+    assert _read_as(folder, 500245, "AC", deck) == "AS"
+
+
+def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_card(kde_deck, monkeypatch):
+    """KDE's oxygen enrolled, scene 500225 (session 41): its blurred 2C, matched as the 2S under the bar (0.84, margin
+    0.37), was named the 2S from an outline 5 % off (0.879, margin 0.685) while another outline matched the 2C at
+    0.823, margin 0.783 - a match near the bar that stands out from the deck's other cards by more than the named
+    one: the card is not sure (``REREAD_RIVALS``)."""
+    folder = kde_deck("oxygen")
+    deck = decklib.enroll_dir(str(folder))
+    assert _read_as(folder, 500225, "2C", deck) is None
+    monkeypatch.setattr(recognise, "REREAD_RIVALS", False)
+    assert _read_as(folder, 500225, "2C", deck) == "2S"
