@@ -887,15 +887,18 @@ BLURRED_BLACK_REREAD_P = 0.97
 # again had matched at >= 0.7 at first), and takes a reading from another outline only with a clear margin (the
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
+ENROLLED_REREAD_MARGIN = 0.4
+
 # another outline's match of another card near the bar, standing out from the deck's other cards by as much as the
 # reading that names a card read again, makes that card not sure (``Recogniser._rival_reading``): KDE's oxygen (never
 # tuned on) had a blurred 2C matched as the 2S at 0.84, margin 0.37 (unsure), then named the 2S from an outline 5 %
 # off (0.879, margin 0.685) while another outline matched the 2C at 0.823, margin 0.783 (scene 500225 of the enrolled
 # sweep of scenes 500150-299). Rivals by the thresholds' margin alone (0.29) cost 28 right reads of KDE's designs in
 # those scenes (jolly-royal 13: a 6S at 0.72, margin 0.42, beside the 6C named at 0.88, margin 0.64); by the named
-# reading's margin, 4 (oxygen's blurred twos and threes of clubs, the spade matched at 0.72-0.76 on another outline)
+# reading's margin, 4 of KDE's there (oxygen's blurred twos and threes of clubs, the spade matched at 0.72-0.76 on
+# another outline)
 REREAD_RIVALS = True
-ENROLLED_REREAD_MARGIN = 0.4
+
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
