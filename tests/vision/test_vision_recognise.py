@@ -375,17 +375,18 @@ def test_a_club_matched_surely_whose_pips_show_a_spade_without_a_clubs_leaves_is
     folder = str(aisleriot_deck("dondorf"))
     images, deck = synth.load_deck(folder), decklib.enroll_dir(folder)
     assert deck.templates.notches_tell_black
-    scene = synth.random_scene(images, 500276, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == "3S").quad.astype(np.float32)
-
-    def read() -> recognise.Read:
-        reads = recognise.Recogniser(deck).identify(scene.image)
-        return next(r for r in reads if geometry.quad_iou(r.quad, truth) > 0.8)
-
-    first = read()
+    first = _read_whole(images, 500276, "3S", deck)
     assert (first.code, first.label) == (None, "3C")
     monkeypatch.setattr(recognise, "PLAIN_CLUBS_UNSURE", False)
-    assert read().code == "3C"
+    assert _read_whole(images, 500276, "3S", deck).code == "3C"
+
+
+def _read_whole(images: dict, seed: int, code: str, deck: object | None) -> recognise.Read:
+    """The read of the whole card ``code`` of the bench's scene ``seed`` of a design (``images``), by the recogniser
+    of ``deck`` (None: the generic mode)."""
+    scene = synth.random_scene(images, seed, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+    return next(r for r in recognise.Recogniser(deck).identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.8)
 
 
 def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_match_is_read_again(decks_dir,
@@ -663,17 +664,10 @@ def test_a_court_the_glyph_reader_names_beside_a_letter_the_network_does_not_kno
     glyph reader reads it - its templates took the V for a K (KS, 0.75). A court named beside a letter the network
     does not know is unsure (``index_net.letter_unknown``)."""
     images = synth.load_deck(str(aisleriot_deck("ancient_french")))
-    scene = synth.random_scene(images, 500156, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == "JS").quad.astype(np.float32)
-
-    def read() -> recognise.Read:
-        reads = recognise.Recogniser(None).identify(scene.image)
-        return next(r for r in reads if geometry.quad_iou(r.quad, truth) > 0.8)
-
-    first = read()
+    first = _read_whole(images, 500156, "JS", None)
     assert (first.code, first.label) == (None, "KS")
     monkeypatch.setattr(index_net, "LETTER_P", 2.0)
-    assert read().code == "KS"
+    assert _read_whole(images, 500156, "JS", None).code == "KS"
 
 
 def test_a_letter_the_network_does_not_know_is_a_sure_suit_beside_a_sure_blank():
