@@ -365,14 +365,21 @@ class Recogniser:
                           or (g.label[0] in "JQK" and index_net.letter_unknown(n.index)))
             return g.label, g.score, g.margin, ok, None
         label, score, margin, ok, n = self._read_enrolled(card, big, as_generic)
-        if ok and NOTCHED_SPADES_UNSURE and self._club_notched(label, card):
+        if ok and self._pips_deny_match(label, card, n):
             return label, score, margin, False, None
-        if ok and PLAIN_CLUBS_UNSURE and self._club_plain(label, card):
-            return label, score, margin, False, None
-        if ok and ENROLLED_ACE_PIP_UNSURE and n is None and _standard_card(label) and label[0] == "A" and _pips_deny(
-                card, label):
-            return label, score, margin, False, None  # (``ENROLLED_ACE_PIP_UNSURE``)
         return label, score, margin, ok, n
+
+    def _pips_deny_match(self, label: str, card: np.ndarray, n: index_net.NetRead | None) -> bool:
+        """Whether the pips of ``card`` deny the suit of the enrolled read ``label`` (``n``: the generic reader's
+        answer where it made the read, which asked the pips itself): a spade whose pips show a club's leaves
+        (``_club_notched``), a club whose pips show none and a spade's shape (``_club_plain``), an ace matched by the
+        templates whose pip denies its suit by shape and notches (``ENROLLED_ACE_PIP_UNSURE``)."""
+        if NOTCHED_SPADES_UNSURE and self._club_notched(label, card):
+            return True
+        if PLAIN_CLUBS_UNSURE and self._club_plain(label, card):
+            return True
+        return (ENROLLED_ACE_PIP_UNSURE and n is None and _standard_card(label) and label[0] == "A"
+                and _pips_deny(card, label))
 
     def _club_notched(self, label: str, card: np.ndarray) -> bool:
         """Whether ``label`` is a spade number card and most of the card's pips show a club's third notch, on a deck

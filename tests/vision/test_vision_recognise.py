@@ -341,6 +341,14 @@ def test_a_blurred_suit_sign_is_not_named_where_the_pips_show_the_other_suit(ais
         assert r.code in (None, code), (rec.mode, r)  # (``not_code`` before)
 
 
+def _read_whole(images: dict, seed: int, code: str, deck: object | None) -> recognise.Read:
+    """The read of the whole card ``code`` of the bench's scene ``seed`` of a design (``images``), by the recogniser
+    of ``deck`` (None: the generic mode)."""
+    scene = synth.random_scene(images, seed, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
+    return next(r for r in recognise.Recogniser(deck).identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.8)
+
+
 def test_a_suit_the_enrolled_mode_takes_from_the_network_is_unsure_where_the_pips_show_the_other(aisleriot_deck,
                                                                                                    monkeypatch):
     """aisleriot dondorf enrolled, 150 of the bench's scenes (session 40): its small ace and three of spades (scenes
@@ -353,10 +361,7 @@ def test_a_suit_the_enrolled_mode_takes_from_the_network_is_unsure_where_the_pip
     images, deck = synth.load_deck(folder), decklib.enroll_dir(folder)
 
     def read(seed: int, code: str) -> str | None:
-        scene = synth.random_scene(images, seed, n_cards=7)
-        truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-        return next(r for r in recognise.Recogniser(deck).identify(scene.image)
-                    if geometry.quad_iou(r.quad, truth) > 0.8).code
+        return _read_whole(images, seed, code, deck).code
 
     assert read(500132, "AS") is None and read(500138, "3S") is None
     monkeypatch.setattr(recognise, "_pips_deny", lambda card, label: False)
@@ -379,14 +384,6 @@ def test_a_club_matched_surely_whose_pips_show_a_spade_without_a_clubs_leaves_is
     assert (first.code, first.label) == (None, "3C")
     monkeypatch.setattr(recognise, "PLAIN_CLUBS_UNSURE", False)
     assert _read_whole(images, 500276, "3S", deck).code == "3C"
-
-
-def _read_whole(images: dict, seed: int, code: str, deck: object | None) -> recognise.Read:
-    """The read of the whole card ``code`` of the bench's scene ``seed`` of a design (``images``), by the recogniser
-    of ``deck`` (None: the generic mode)."""
-    scene = synth.random_scene(images, seed, n_cards=7)
-    truth = next(c for c in scene.cards if c.code == code).quad.astype(np.float32)
-    return next(r for r in recognise.Recogniser(deck).identify(scene.image) if geometry.quad_iou(r.quad, truth) > 0.8)
 
 
 def test_the_networks_other_outline_of_a_card_is_its_alternative_and_the_nearer_match_is_read_again(decks_dir,
