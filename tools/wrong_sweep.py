@@ -58,7 +58,7 @@ def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int
     for r in reads:
         if r.code is None:
             continue
-        kind, truth = truth_of(scene, np.asarray(r.quad, np.float32))
+        kind, truth = truth_of(scene, np.asarray(r.quad, np.float32), r.code)
         if truth is None:
             junk += 1
         elif truth == r.code:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tools import synth, wrong_sweep
+from tools import synth, vision_bench, wrong_sweep
 from vision import geometry, recognise
 
 
@@ -59,3 +59,23 @@ def test_the_deck_sets_keep_the_held_out_designs_apart(tmp_path):
     tune, held = wrong_sweep.deck_set("tune", str(tmp_path), "D"), wrong_sweep.deck_set("held", str(tmp_path), "D")
     assert str(tmp_path / "anglo") in tune and str(tmp_path / "rheinland") in held and "D/paris" in held
     assert not set(tune) & set(held) and "D/plastic" in tune
+
+
+def test_an_outline_around_two_cards_almost_one_on_the_other_shows_the_upper_face(tango):
+    """An outline drawn around a card and the one lying almost on it fits the lower card best, yet the face inside it
+    is the upper card's (``vision_bench.truth_of``'s ``label``, ``shown_in``): naming the upper card there is right,
+    and so is naming the lower one; any other card is wrong."""
+    # (the 3H turned about and a little smaller, 12 px down the QD's length: scene 500439's pair)
+    poses = [synth.CardPose("QD", 400, 350, 15), synth.CardPose("3H", 400 - 12 * np.sin(np.radians(15)),
+                                                                 350 + 12 * np.cos(np.radians(15)), 195, 0.93)]
+    scene = synth.render_table(tango, poses, seed=2, nuisance=synth.Nuisance.none(), hand=False)
+    under, top = scene.cards
+    assert under.visible < 0.3 and top.visible >= 0.97
+    # (the lower card's top edge, the upper card's bottom edge - its top-left and top-right corners, turned about)
+    around = np.concatenate([under.quad[:2], top.quad[:2]]).astype(np.float32)
+    ious = [geometry.quad_iou(around, c.quad.astype(np.float32)) for c in (under, top)]
+    assert ious[0] - ious[1] > vision_bench.PILE_IOU_TIE and min(ious) > 0.5
+    reads = [recognise.Read(c, c, 0.9, 0.5, around) for c in ("3H", "QD", "3D")]
+    right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
+    assert (right, junk) == (2, 0)
+    assert [(w["label"], w["truth"]) for w in wrong] == [("3D", "QD")]
