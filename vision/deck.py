@@ -115,6 +115,7 @@ class Deck:
         meta = {"format": FORMAT, "name": self.name, "codes": self.codes, "report": self.report,
                 "jokers_distinct": t.jokers_distinct, "index_trusted": t.index_trusted,
                 "index_misnames": t.index_misnames, "index_suit_misnames": t.index_suit_misnames,
+                "index_rank_pairs": t.index_rank_pairs,
                 "index_side": t.index_side, "notches_tell_black": t.notches_tell_black,
                 "canonical": [geometry.CW, geometry.CH]}
         with open(path, "wb") as f:
@@ -144,6 +145,9 @@ class Deck:
         # (and before its test of suits: none left to the network)
         suits = meta.get("index_suit_misnames")
         tpl.index_suit_misnames = None if suits is None else str(suits)
+        # (and before they were kept per rank misnamed: ``index_misnames`` stands for every rank)
+        pairs = meta.get("index_rank_pairs")
+        tpl.index_rank_pairs = None if pairs is None else {str(k): str(v) for k, v in dict(pairs).items()}
         # (and before the index's side was measured: the left, the only one read then)
         side = str(meta.get("index_side", "left"))
         if side not in features.INDEX_SIDES:
@@ -310,7 +314,7 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     the network is not there to measure them."""
     if not os.path.exists(index_net.MODEL_PATH):
         return {"index_trusted": True, "index_views": 0, "index_vetoes": 0, "index_named_as": {}, "index_misnames": "",
-                "index_suit_misnames": None}
+                "index_suit_misnames": None, "index_rank_pairs": None}
     rng = np.random.default_rng(seed)
     codes = [c for c in images if len(c) == 2 and c[0] in "A23456789TJQK" and c[1] in SUITS]
     cards, truth = [], []
@@ -326,9 +330,14 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     vetoed = [f"{c}->{r.code}" for c, r in zip(truth, reads, strict=True) if rc.index_vetoes(c, r)]
     # any corner read as another rank, however unsure: session 23's network read rheinland's German jacks as kings
     # here at 0.68 at most, and in table scenes at 0.95-0.99. Of the 27 tuning designs, with that network berlin
-    # ("KJ") and guyenne-classic ("K") list any; with session 24's, guyenne-classic alone ("Q")
-    misnames = {cr.rank for c, r in zip(truth, reads, strict=True) for cr in r.corners
-                if cr.is_index and cr.rank != c[0]}
+    # ("KJ") and guyenne-classic ("K") list any; with session 24's, guyenne-classic alone ("Q"). Kept per rank of
+    # the cards misnamed too (``recognise.Recogniser._rank_read_otherwise``)
+    rank_pairs: dict[str, set[str]] = {}
+    for c, r in zip(truth, reads, strict=True):
+        for cr in r.corners:
+            if cr.is_index and cr.rank != c[0]:
+                rank_pairs.setdefault(c[0], set()).add(cr.rank)
+    misnames = set().union(*rank_pairs.values())
     # (a four-colour deck's signs it takes for another suit's: atlasnye_skat's green spades and yellow diamonds)
     suit_misnames = {cr.suit for c, r in zip(truth, reads, strict=True) for cr in r.corners
                      if cr.suit in SUITS and cr.suit != c[1] and cr.p_suit >= SUIT_MISNAME_P}
@@ -346,7 +355,8 @@ def index_test(images: dict[str, np.ndarray], views: int = 4, seed: int = 1) -> 
     return {"index_trusted": len(vetoed) <= INDEX_VETO_SHARE * len(reads), "index_views": len(reads),
             "index_vetoes": len(vetoed), "index_vetoed": sorted(set(vetoed))[:8], "index_named_as": named_as,
             "index_misnames": "".join(r for r in RANKS if r in misnames),
-            "index_suit_misnames": "".join(x for x in SUITS if x in suit_misnames)}
+            "index_suit_misnames": "".join(x for x in SUITS if x in suit_misnames),
+            "index_rank_pairs": {t: "".join(r for r in RANKS if r in v) for t, v in sorted(rank_pairs.items())}}
 
 
 def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
@@ -383,6 +393,7 @@ def enroll_images(images: dict[str, np.ndarray], name: str, where: str) -> Deck:
     tpl.index_trusted = bool(report["index_trusted"])
     tpl.index_misnames = str(report["index_misnames"])
     tpl.index_suit_misnames = report["index_suit_misnames"]
+    tpl.index_rank_pairs = report["index_rank_pairs"]
     return Deck(name, codes, tpl, report)
 
 

@@ -3,6 +3,7 @@ accept thresholds measured on the tuning decks (``vision/thresholds.json``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -32,6 +33,60 @@ def face_feature(card: np.ndarray) -> np.ndarray:
     inner = card[4:-4, 4:-4]
     small = cv2.resize(cv2.GaussianBlur(inner, (5, 5), 0), FACE_SIZE, interpolation=cv2.INTER_AREA)
     return _norm(small)
+
+
+# the small moves of a card's face ``aligned_face`` chooses among: scales about its centre, shifts of as many pixels
+# of the card's width (a canonical card's, ``vision.geometry.CW``), across and down alike
+ALIGN_SCALES = (0.97, 1.0, 1.03)
+ALIGN_SHIFTS = (-4, -2, 0, 2, 4)
+
+
+def aligned_faces(card: np.ndarray) -> np.ndarray:
+    """``face_feature`` of ``card`` moved by each of ``ALIGN_SCALES`` x ``ALIGN_SHIFTS`` x ``ALIGN_SHIFTS`` (the rows,
+    (N, D): scale, then shift down, then across), sampled in one remap from the blurred face at twice the feature's
+    size: every move ``aligned_face`` chooses among, in colour (the reading itself asks only for the chosen one)."""
+    mx, my = _align_maps(card.shape[1] - 8)
+    moved = cv2.remap(_align_base(card), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.stack([_norm(f) for f in np.split(moved, len(mx) // FACE_SIZE[1])])
+
+
+def aligned_face(card: np.ndarray, towards: np.ndarray) -> np.ndarray:
+    """``face_feature`` of ``card`` at the move of ``aligned_faces`` where it correlates best with the face feature
+    ``towards`` (a template's). The moves are compared in grey, a third of the pixels, and only the chosen one is
+    sampled in colour."""
+    fw, fh = FACE_SIZE
+    base = _align_base(card)
+    mx, my = _align_maps(card.shape[1] - 8)
+    grey = cv2.remap(base.mean(axis=2, dtype=np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    v = grey.reshape(len(mx) // fh, -1)
+    v -= v.mean(axis=1, keepdims=True)
+    t = towards.reshape(fh * fw, -1).mean(axis=1)
+    k = int(np.argmax((v @ (t - t.mean())) / np.maximum(np.linalg.norm(v, axis=1), 1e-6)))
+    rows = slice(k * fh, (k + 1) * fh)
+    return _norm(cv2.remap(base, mx[rows], my[rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+def _align_base(card: np.ndarray) -> np.ndarray:
+    """The card's face blurred as ``face_feature`` blurs it, at twice the feature's size."""
+    fw, fh = FACE_SIZE
+    return cv2.resize(cv2.GaussianBlur(card[4:-4, 4:-4], (5, 5), 0), (2 * fw, 2 * fh), interpolation=cv2.INTER_AREA)
+
+
+@functools.lru_cache(maxsize=4)
+def _align_maps(inner_width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each pixel of each move's face (``aligned_faces``; the moves stacked as rows of faces) samples the blurred
+    face at twice the feature's size: output pixel u lies at 2u + 0.5 there (the middle of the 2 x 2 it averages),
+    scaled by 1 / s about the face's middle and moved back by the shift."""
+    fw, fh = FACE_SIZE
+    k = 2 * fw / inner_width  # the card's pixels to the blurred face's
+    u, w = np.meshgrid(np.arange(fw, dtype=np.float32), np.arange(fh, dtype=np.float32))
+    xs, ys = [], []
+    for s in ALIGN_SCALES:
+        for dy in ALIGN_SHIFTS:
+            for dx in ALIGN_SHIFTS:
+                xs.append(fw - 0.5 + (2 * u + 0.5 - (fw - 0.5)) / s - k * dx / s)
+                ys.append(fh - 0.5 + (2 * w + 0.5 - (fh - 0.5)) / s - k * dy / s)
+    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
 
 
 def joker_feature(card: np.ndarray) -> np.ndarray:

@@ -27,7 +27,14 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from vision import exposure, index_net, pips, resample
 from vision import glyphs as glyphlib
-from vision.features import Thresholds, card_features, discriminant, joker_feature, load_thresholds
+from vision.features import (
+    Thresholds,
+    aligned_face,
+    card_features,
+    discriminant,
+    joker_feature,
+    load_thresholds,
+)
 from vision.finder import find_cards
 from vision.geometry import (
     CARD_ASPECT,
@@ -132,6 +139,9 @@ class Templates:
     index_side: str = "left"
     # a club's third notch tells this deck's black number cards apart (``vision.deck.notches_tell_black``)
     notches_tell_black: bool = False
+    # per rank of the deck's cards, the ranks the network gave them at enrollment; None: not measured, a deck file
+    # enrolled before (``Recogniser._rank_read_otherwise`` then excuses every rank of ``index_misnames``)
+    index_rank_pairs: dict[str, str] | None = None
 
     @functools.cached_property
     def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
@@ -219,7 +229,8 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
           by_rival: dict[str, float] | None = None) -> tuple[str, float, float]:
     """(best label, its score, its margin) for a rectified card; ``nearest``, if given, receives the labels of the
     ``MATCH_NEAREST`` best-matching templates, best first; ``by_rival`` each close rival's discriminant (the margin
-    is the smallest of them).
+    is the smallest of them; where ``ALIGNED_MARGIN`` asks, each is the smaller of the discriminants of the face as
+    cut and moved to fit the best template).
 
     The margin is a discriminant, not a score difference: for the best template A and each close rival B,
     ``2 (x - (A+B)/2).(A-B) / |A-B|^2`` along the pixels where A and B differ (1 = exactly A, 0 = halfway, < 0 =
@@ -260,17 +271,28 @@ def match(tpl: Templates, card: np.ndarray, use_face: bool, same: dict[str, str]
         qv = wc * patch
     margin = 1.0
     seen: set[str] = {key}
+    rival: dict[str, np.ndarray] = {}
     for i in order[1:]:
         lab = same.get(tpl.labels[i], tpl.labels[i])
         if lab in seen:
             continue
         seen.add(lab)
-        d = discriminant(qv, a, _template_vector(tpl, i, use_face))
+        rival[lab] = _template_vector(tpl, i, use_face)
+        d = discriminant(qv, a, rival[lab])
         margin = min(margin, d)
         if by_rival is not None:
             by_rival[lab] = d
         if len(seen) > rivals:
             break
+    if ALIGNED_MARGIN and use_face and scores[top] >= ALIGN_FROM and margin >= ALIGN_MARGIN_FROM:
+        # the face moved to where it fits the named template best (``ALIGNED_MARGIN``)
+        moved = np.concatenate([wf * aligned_face(card if o == 0 else cv2.rotate(card, cv2.ROTATE_180),
+                                                  tpl.face[top]), qv[len(face[o]):]])
+        for lab, b in rival.items():
+            d = discriminant(moved, a, b)
+            margin = min(margin, d)
+            if by_rival is not None:
+                by_rival[lab] = min(by_rival[lab], d)
     if tpl.joker is not None and key == "joker":
         by_colour = discriminant(joker_feature(card if o == 0 else cv2.rotate(card, cv2.ROTATE_180)),
                                   tpl.joker[0], tpl.joker[1])  # > 0: the big joker
@@ -426,7 +448,8 @@ class Recogniser:
                 # (the veto reads the card as cut for the templates, as ``contradicted`` does; without a generic cut
                 # of its own that is the cut just read)
                 as_cut = ir if as_generic is None else index_net.read_corners(card if big is None else big)
-                if not index_vetoes(label, as_cut) and not _pips_deny(g_card, label):
+                if (not index_vetoes(label, as_cut) and not _pips_deny(g_card, label)
+                        and not self._rank_read_otherwise(label, as_cut)):
                     return label, score, margin, True, None
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
@@ -475,6 +498,20 @@ class Recogniser:
         for k, d in by_rival.items():
             (same if _standard_card(k) and k[1] == label[1] else other).append(d)
         return score >= SUIT_LEFT_SCORE and min(same) >= self.threshold.margin and min(other) >= SUIT_LEFT_MARGIN
+
+    def _rank_read_otherwise(self, label: str, ir: index_net.IndexRead) -> bool:
+        """Whether both corners of the network's reading ``ir`` name one other rank than ``label``'s, one of them at
+        ``CROSS_CHECK_P`` or more, where the network gave that rank to none of the deck's cards of ``label``'s rank at
+        enrollment (``Templates.index_rank_pairs``; without them, ``index_misnames``): the templates' rank, short of
+        their bar, is then not left standing (``RANKED_RANK_UNREAD``)."""
+        if not RANKED_RANK_UNREAD or len(ir.corners) < 2 or not all(c.is_index for c in ir.corners):
+            return False
+        ranks = {c.rank for c in ir.corners}
+        if len(ranks) != 1 or label[0] in ranks or max(c.p_rank for c in ir.corners) < CROSS_CHECK_P:
+            return False
+        pairs = self.templates.index_rank_pairs
+        excused = self.templates.index_misnames if pairs is None else pairs.get(label[0], "")
+        return not ranks <= set(excused)
 
     def _rival_reading(self, score: float, margin: float, named_margin: float) -> bool:
         """Whether a reading of another card from another outline, short of the thresholds, still makes a card read
@@ -910,6 +947,18 @@ REREAD_RIVALS = True
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
 # read, a berlin QC named KC by its foreign letter, would need the enrolled KC among the QC's nearest)
 MATCH_NEAREST = 3
+# an enrolled match's margin is also taken with the card's face moved (3 % larger or smaller, 2-4 px either way) to
+# where it fits the named template best, and the smaller of the two counts. The face feature is 30 x 42 pixels, and
+# the finder's outline of a blurred card is a few pixels off: the discriminant between two templates that differ in a
+# pip's shape (KDE oxygen's light-on-dark 2C and 2S) swung from -3 to +2.4 over moves of 4 px, and the card's outline
+# as found put a 2C at +0.67 towards the 2S (scene 500316, named so at 0.92); moved to fit the 2S best, +0.11.
+# Only for a match some path may take (``ALIGN_FROM``: ``SUIT_LEFT_SCORE``, the lowest score any path takes;
+# ``ALIGN_MARGIN_FROM``: ``AGREE_MARGIN`` and ``SUIT_LEFT_MARGIN``, the lowest margin any path takes - below it, a
+# margin made smaller changes no path's answer, though the margin a read reports is then the face's as cut while
+# one above it may come out smaller). Enrollment's joker test (``vision.deck.joker_test``) matches so too
+ALIGNED_MARGIN = True
+ALIGN_FROM = SUIT_LEFT_SCORE
+ALIGN_MARGIN_FROM = min(AGREE_MARGIN, SUIT_LEFT_MARGIN)
 # the enrolled mode's last reading of a card its templates left unsure is the generic mode's whole reading of it
 # (``Recogniser._named_as_generic``)
 ENROLLED_READS_GENERIC = True
@@ -1046,6 +1095,12 @@ ENROLLED_ACE_PIP_UNSURE = True
 # corners' joint suit vetoed right matches of hearts (5H, TH, KH at 0.91-0.96, margins 0.41-0.79) in 6 of 40
 # scenes - while at enrollment it had named spades among that deck's hearts (``index_suit_misnames`` "SH")
 VETO_NEEDS_TRUSTED_NAMES = True
+# the templates' rank, below their bar and left standing by ``_rank_by_templates``, is not where both corners of the
+# network read one other rank, one of them surely, unless the network gave that rank to the deck's cards of this rank
+# at enrollment (``Recogniser._rank_read_otherwise``, ``Templates.index_rank_pairs``). KDE's ancient-egyptians: a
+# blurred 9D matched as the 8D at 0.78 (margin 0.44), its corners reading the 9 at 0.59 and 0.98, had been named the
+# 8D (scene 500389); at enrollment the network had read none of its eights as a nine (its sixes, 4 of 104 corners)
+RANKED_RANK_UNREAD = True
 
 
 # a card seen obliquely can look wider than long (the far half foreshortened): its outline is turned to start with

@@ -82,8 +82,11 @@ def test_the_network_never_names_a_rank_it_gave_the_decks_other_cards(decks_dir,
     letters no longer misreads them, so the rule is shown here on a card the fallback reads.) The drawn simplistic's
     two of spades in scene 500000 is named by the fallback; listed as misnamed, the two is left unsure. (Its
     templates name it the 2C past their bar, which the network vetoes; since session 34 such a card is left unsure
-    whatever the network reads, ``VETO_LEAVES_UNSURE``, so the rule is shown with that switched off.)"""
+    whatever the network reads, ``VETO_LEAVES_UNSURE``, so the rule is shown with that switched off; and since session
+    42 its templates' margin taken with the face moved to fit the 2C, ``ALIGNED_MARGIN``, is under the bar, and
+    another outline's match names the 2S: switched off too.)"""
     monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
+    monkeypatch.setattr(recognise, "ALIGNED_MARGIN", False)
     tango = synth.load_deck(str(decks_dir / "tango"))
     misnames = decklib.enroll_images(tango, "tango", "tango").templates.index_misnames
     assert misnames and set(misnames) <= set(decklib.RANKS)
@@ -182,3 +185,18 @@ def test_enrollment_lists_the_suits_the_network_gives_other_suits_cards(aislerio
     assert decklib.Deck.load(path).templates.index_suit_misnames == "SD"
     _drop_from_meta(path, "index_suit_misnames")
     assert decklib.Deck.load(path).templates.index_suit_misnames is None
+
+
+def test_the_ranks_misnamed_per_rank_are_kept_in_the_deck_file(decks_dir, tmp_path):
+    """``index_rank_pairs``: per rank of the deck's cards, the ranks the network gave them at enrollment; a file from
+    before they were kept loads without them (None: ``index_misnames`` stands for every rank)."""
+    images = synth.load_deck(str(decks_dir / "tango"))
+    deck = decklib.enroll_images(images, "tango", "tango")
+    pairs = deck.templates.index_rank_pairs
+    assert pairs and set("".join(pairs.values())) == set(deck.templates.index_misnames)
+    assert all(t not in named for t, named in pairs.items())
+    path = str(tmp_path / "tango.npz")
+    deck.save(path)
+    assert decklib.Deck.load(path).templates.index_rank_pairs == pairs
+    _drop_from_meta(path, "index_rank_pairs")
+    assert decklib.Deck.load(path).templates.index_rank_pairs is None
