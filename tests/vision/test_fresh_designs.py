@@ -256,6 +256,9 @@ def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_
     deck = decklib.enroll_dir(str(folder))
     assert _read_as(folder, 500225, "2C", deck) is None
     monkeypatch.setattr(recognise, "REREAD_RIVALS", False)
+    # (since session 42 the margin taken with the face moved, ``ALIGNED_MARGIN``, leaves it unsure as well)
+    assert _read_as(folder, 500225, "2C", deck) is None
+    monkeypatch.setattr(recognise, "ALIGNED_MARGIN", False)
     assert _read_as(folder, 500225, "2C", deck) == "2S"
 
 
