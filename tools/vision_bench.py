@@ -79,12 +79,17 @@ def truth_of(scene: synth.Scene, quad: np.ndarray, label: str | None = None) -> 
         return "junk", None
     best_iou, best = max(((iou, c) for iou, c in fits if iou >= best_iou - PILE_IOU_TIE),
                          key=lambda f: (f[1].visible, f[0]))
-    if label is not None and (best.code if best.face_up else "back") != label:
+    if label is not None and _seen_as(best) != label:
         shown = shown_in(scene, quad, [c for iou, c in fits if iou >= 0.5])
-        if shown is not None and (shown.code if shown.face_up else "back") == label:
+        if shown is not None and _seen_as(shown) == label:
             best_iou, best = geometry.quad_iou(quad, shown.quad.astype(np.float32)), shown
     kind = "whole" if best.visible >= 0.97 and best_iou > 0.8 else "partial"
-    return kind, best.code if best.face_up else "back"
+    return kind, _seen_as(best)
+
+
+def _seen_as(card: synth.PlacedCard) -> str:
+    """A placed card's code as a read names it: ``back`` for a face-down card."""
+    return card.code if card.face_up else "back"
 
 
 def shown_in(scene: synth.Scene, quad: np.ndarray, among: list[synth.PlacedCard]) -> synth.PlacedCard | None:
@@ -99,9 +104,9 @@ def shown_in(scene: synth.Scene, quad: np.ndarray, among: list[synth.PlacedCard]
     inside = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
     counts = np.bincount(cards[inside > 0], minlength=len(scene.cards) + 1)
-    index = {id(c): k + 1 for k, c in enumerate(scene.cards)}
-    ranked = sorted(among, key=lambda c: -counts[index[id(c)]])
-    return ranked[0] if ranked and counts[index[id(ranked[0])]] > 0 else None
+    label_of = {id(c): k + 1 for k, c in enumerate(scene.cards)}
+    most = max(among, key=lambda c: counts[label_of[id(c)]], default=None)
+    return most if most is not None and counts[label_of[id(most)]] > 0 else None
 
 
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:

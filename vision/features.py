@@ -30,9 +30,13 @@ def _norm(v: np.ndarray) -> np.ndarray:
 
 def face_feature(card: np.ndarray) -> np.ndarray:
     """Whole face at low resolution, colour kept (hearts vs spades), zero-mean unit-norm."""
-    inner = card[4:-4, 4:-4]
-    small = cv2.resize(cv2.GaussianBlur(inner, (5, 5), 0), FACE_SIZE, interpolation=cv2.INTER_AREA)
-    return _norm(small)
+    return _norm(_blurred_face(card, FACE_SIZE))
+
+
+def _blurred_face(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The card's face within its 4-pixel rim, blurred and shrunk to ``size``: ``face_feature``'s picture (and, at
+    twice its size, the one ``aligned_face`` samples its moves from)."""
+    return cv2.resize(cv2.GaussianBlur(card[4:-4, 4:-4], (5, 5), 0), size, interpolation=cv2.INTER_AREA)
 
 
 # the small moves of a card's face ``aligned_face`` chooses among: scales about its centre, shifts of as many pixels
@@ -41,40 +45,32 @@ ALIGN_SCALES = (0.97, 1.0, 1.03)
 ALIGN_SHIFTS = (-4, -2, 0, 2, 4)
 
 
-def aligned_faces(card: np.ndarray) -> np.ndarray:
-    """``face_feature`` of ``card`` moved by each of ``ALIGN_SCALES`` x ``ALIGN_SHIFTS`` x ``ALIGN_SHIFTS`` (the rows,
-    (N, D): scale, then shift down, then across), sampled in one remap from the blurred face at twice the feature's
-    size: every move ``aligned_face`` chooses among, in colour (the reading itself asks only for the chosen one)."""
-    mx, my = _align_maps(card.shape[1] - 8)
-    moved = cv2.remap(_align_base(card), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.stack([_norm(f) for f in np.split(moved, len(mx) // FACE_SIZE[1])])
-
-
 def aligned_face(card: np.ndarray, towards: np.ndarray) -> np.ndarray:
-    """``face_feature`` of ``card`` at the move of ``aligned_faces`` where it correlates best with the face feature
-    ``towards`` (a template's). The moves are compared in grey, a third of the pixels, and only the chosen one is
-    sampled in colour."""
+    """``face_feature`` of ``card`` at the move (``ALIGN_SCALES`` x ``ALIGN_SHIFTS`` x ``ALIGN_SHIFTS``) where it
+    correlates best with the face feature ``towards`` (a template's). The moves are compared in grey, a third of the
+    pixels, and only the chosen one is sampled in colour."""
     fw, fh = FACE_SIZE
-    base = _align_base(card)
-    mx, my = _align_maps(card.shape[1] - 8)
-    grey = cv2.remap(base.mean(axis=2, dtype=np.float32), mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    v = grey.reshape(len(mx) // fh, -1)
+    base = _blurred_face(card, (2 * fw, 2 * fh))
+    v = moved_faces(base.mean(axis=2, dtype=np.float32), card.shape[1] - 8).reshape(-1, fw * fh)
     v -= v.mean(axis=1, keepdims=True)
     t = towards.reshape(fh * fw, -1).mean(axis=1)
     k = int(np.argmax((v @ (t - t.mean())) / np.maximum(np.linalg.norm(v, axis=1), 1e-6)))
+    mx, my = _align_maps(card.shape[1] - 8)
     rows = slice(k * fh, (k + 1) * fh)
     return _norm(cv2.remap(base, mx[rows], my[rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
 
 
-def _align_base(card: np.ndarray) -> np.ndarray:
-    """The card's face blurred as ``face_feature`` blurs it, at twice the feature's size."""
-    fw, fh = FACE_SIZE
-    return cv2.resize(cv2.GaussianBlur(card[4:-4, 4:-4], (5, 5), 0), (2 * fw, 2 * fh), interpolation=cv2.INTER_AREA)
+def moved_faces(base: np.ndarray, inner_width: int) -> np.ndarray:
+    """Every move of ``aligned_face`` sampled from ``base`` (a face blurred at twice ``FACE_SIZE``, of a card whose
+    face within its rim is ``inner_width`` pixels wide), in one remap: the moves' faces stacked as rows - scale, then
+    shift down, then across."""
+    mx, my = _align_maps(inner_width)
+    return cv2.remap(base, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 @functools.lru_cache(maxsize=4)
 def _align_maps(inner_width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Where each pixel of each move's face (``aligned_faces``; the moves stacked as rows of faces) samples the blurred
+    """Where each pixel of each move's face (``moved_faces``; the moves stacked as rows of faces) samples the blurred
     face at twice the feature's size: output pixel u lies at 2u + 0.5 there (the middle of the 2 x 2 it averages),
     scaled by 1 / s about the face's middle and moved back by the shift."""
     fw, fh = FACE_SIZE
