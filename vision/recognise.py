@@ -61,7 +61,7 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 # poker_table shrunk to 640 px found / read 169 / 88 -> 214 / 137, at 800 px 192 / 121 -> 208 / 152, as the
 # webcam alteration of ``tools.photo_bench`` leaves it 180 / 101 -> 189 / 123 (at full size 221 / 165, unchanged:
 # its cards are 85 px in the finder's picture). A card target of 80 or 96 px found fewer at 800 px
-SMALL_CARD_SIDE = 64.0
+SMALL_CARD_SIDE = 80.0
 FIND_CARD_SIDE = 88.0
 MAX_FIND_UPSCALE = 1.6
 # a small frame (at most FIND_SIDE / SMALL_FRAME_UPSCALE on its longer side) in which nothing whole was found is
