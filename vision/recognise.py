@@ -60,7 +60,11 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 # 12 / 10 / 9 outlines at 1.6 times with noise, 8 / 6 / 7 at twice; with JPEG 11 / 5 / 6 against 6 / 3 / 5).
 # poker_table shrunk to 640 px found / read 169 / 88 -> 214 / 137, at 800 px 192 / 121 -> 208 / 152, as the
 # webcam alteration of ``tools.photo_bench`` leaves it 180 / 101 -> 189 / 123 (at full size 221 / 165, unchanged:
-# its cards are 85 px in the finder's picture). A card target of 80 or 96 px found fewer at 800 px
+# its cards are 85 px in the finder's picture). A card target of 80 or 96 px found fewer at 800 px. The bar was 64 px
+# until session 43: cards of 64-80 px, looked for once, had the pairs of a pale table found as one card or not at all
+# (poker_table at 960 px 209 / 169 found / read, at 1040 214 / 176; with the bar at 80, 225 / 193 and 231 / 200; at
+# 880 px and at full size, 85 px, as before). boxes' 378 px photos, their cards 65-80 px, move by a card or two
+# either way (as they are: boxes_test 111 / 104 -> 109 / 103, boxes_train 444 / 393 -> 444 / 394)
 SMALL_CARD_SIDE = 80.0
 FIND_CARD_SIDE = 88.0
 MAX_FIND_UPSCALE = 1.6
