@@ -61,12 +61,14 @@ FIND_SIDE = 1280  # longest side (pixels) of the image the finder searches; larg
 # poker_table shrunk to 640 px found / read 169 / 88 -> 214 / 137, at 800 px 192 / 121 -> 208 / 152, as the
 # webcam alteration of ``tools.photo_bench`` leaves it 180 / 101 -> 189 / 123 (at full size 221 / 165, unchanged:
 # its cards are 85 px in the finder's picture). A card target of 80 or 96 px found fewer at 800 px. The bar was 64 px
-# until session 43: cards of 64-80 px, looked for once, had the pairs of a pale table found as one card or not at all
-# (poker_table at 960 px 209 / 169 found / read, at 1040 214 / 176; with the bar at 80, 225 / 193 and 231 / 200; at
-# 880 px and at full size, 85 px, as before). boxes' 378 px photos, their cards 65-80 px, move by a card or two
-# either way (as they are: boxes_test 111 / 104 -> 109 / 103, boxes_train 444 / 393 -> 444 / 394)
-SMALL_CARD_SIDE = 80.0
+# until session 43: cards of 64-73 px, looked for once, had the pairs of a pale table found as one card or not at
+# all (poker_table at 960 px 209 / 169 found / read, at 1040 214 / 176; looked for again, 225 / 196 and 228 / 198).
+# It is now where the second look enlarges by MIN_FIND_UPSCALE at least: a smaller enlargement sees what the first
+# look saw, and what it changes is noise (a bar of 80 px took train_10 under a warm cast, its cards at 79.7 px, 1.1
+# times: two cards fewer; boxes_test's photos 111 -> 109 found)
 FIND_CARD_SIDE = 88.0
+MIN_FIND_UPSCALE = 1.2
+SMALL_CARD_SIDE = FIND_CARD_SIDE / MIN_FIND_UPSCALE
 MAX_FIND_UPSCALE = 1.6
 # a small frame (at most FIND_SIDE / SMALL_FRAME_UPSCALE on its longer side) in which nothing whole was found is
 # looked at again enlarged SMALL_FRAME_UPSCALE times, and the outlines found whole there where the first look found
