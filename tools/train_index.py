@@ -697,7 +697,7 @@ def choose_net_thresholds(reads: list[TuneRead]) -> dict:
     def cut(wrong: list[float], floor: float) -> float:
         return max(floor, 1 - (1 - max(wrong)) / 4) if wrong else floor
 
-    for path in ("two", "one", "court", "corners", "partial", "court_one", "number_one"):
+    for path in ("two", "one", "court", "corners", "partial", "court_one", "number_one", "ace"):
         mine = [r for r in reads if r.path == path and r.score > 0]
         total = sum(1 for r in reads if r.path == path)
         entry: dict

@@ -921,7 +921,7 @@ def _blurred_black_court(n: index_net.NetRead) -> bool:
     wrong suit on one as on another: KDE standard's blurred jack of spades (scene 500057), left unsure on its first
     outline (the club at 0.92 by one corner, under ``index_net.BLURRED_BLACK_COURT_P``), was named the JC at 0.955
     and 0.963 from other outlines."""
-    return (n.path == "court" and n.label[1:] in index_net.BLACK and index_net.blurred(n.index)
+    return (n.path in ("court", "ace") and n.label[1:] in index_net.BLACK and index_net.blurred(n.index)
             and n.p_suit < BLURRED_BLACK_REREAD_P)
 
 
