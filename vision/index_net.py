@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import Pips, SuitModel, components, notched_suit, pip_suit
+from vision.pips import HEART_NOTCH, Pips, SuitModel, components, notched_suit, pip_suit
 from vision.quantiles import percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
@@ -307,16 +307,22 @@ def corner_colour(corner: np.ndarray) -> str:
 
 
 def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
-    """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut, or None."""
+    """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut and begin in its left
+    part (``INDEX_LEFT``), or None."""
     ink = (dark < level).view(np.uint8)
     n, labels, stats, _ = components(ink)
     h, w = ink.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = (x + bw < w - 1) & (y + bh < h - 1) & (area >= 0.002 * h * w)
+    if INDEX_LEFT < 1:
+        inside &= x < INDEX_LEFT * w
     inside[0] = False  # (the background)
     if not inside.any():
         return None
     return inside[labels]
+
+
+INDEX_LEFT = 0.5
 
 
 def _pale_red(ink: np.ndarray) -> bool:
@@ -598,6 +604,9 @@ def letter_unknown(ir: IndexRead) -> bool:
     return all(c.rank == "-" and c.suit != "-" and min(c.p_rank, c.p_suit) >= LETTER_P for c in ir.corners)
 
 
+COLOURED_ACE_NOTCH = True
+
+
 def pips_refuse(p: Pips, suit: str) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
@@ -625,12 +634,18 @@ def pips_refuse(p: Pips, suit: str) -> bool:
       anglo, anglo_bitmap and gnomangelo 7 right aces in 150 scenes each. So an ace's pip must say it twice: its
       notches (``pips.notched_suit``: a club's leaves, a heart's cleft) must name the same other suit - which left
       those 7 aces read and still refused the three wrong ones (their discriminant 0.50-2.1 on the spade, no
-      leaves)."""
+      leaves).
+    - An ace whose one pip is of another hue (a four-colour deck's) under the diamond: a diamond's outline has no
+      notch (``pips.notched_suit``: its sides dip 0.04-0.06), and a pip notched ``HEART_NOTCH`` deep or more is
+      a spade, a heart or a club. aisleriot atlasnye_skat prints its spades green: a blurred ace of spades, its pip
+      notched 0.22 and 0.18 either side of its stem, was named the ace of diamonds by both corners at 0.90 and 0.94
+      (scene 500459, generic)."""
     model = _pip_suits()
     if model is None or p.glyphs.shape[1] == 0:
         return False
     if suit not in (RED if p.red else BLACK):
-        return p.hueless
+        notched = p.count == 1 and bool(p.notches) and p.notches[0] >= HEART_NOTCH
+        return p.hueless or (COLOURED_ACE_NOTCH and suit == "D" and notched)
     named, margin = pip_suit(p, model)
     if named == suit or margin < PIP_SHAPE_BAR:
         return False
