@@ -663,7 +663,8 @@ def tune_views(sources: list[dict], views: int, seed: int, net_path: str) -> lis
                     out.append(_tune_read(code, r))
                 else:
                     # the same card as if its pips had not been found: the 'corners' path's reads (on rendered
-                    # designs the pips nearly always are, which would leave that path untuned)
+                    # designs the pips nearly always are, which would leave that path untuned); an ace whose field
+                    # shows ink only in its middle takes the 'ace' path instead
                     r = ix.read_generic(card, big, pips=False, net=net)
                     out.append(_tune_read(code, r))
                     # and with its bottom-right index hidden (glare, a shadow, a finger, the photo's edge on a real

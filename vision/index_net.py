@@ -221,10 +221,18 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # 'number_one' path (a number card by one corner, the other covered, its pips not counted).
 # The 'ace' path: both corners read an ace, no clean pip layout was found, and the field shows ink only in its
 # middle (``pips.lone_middle``): an ornate ace of spades, which every real deck has and which the 'corners' path
-# (0.97) left unsure on the development photos at 0.88-0.94 (poker_table train_23, train_27, desk q3, q15). The
+# (0.97) left unsure on the development photos, scoring 0.88-0.94 (each corner 0.88-0.99; poker_table train_23,
+# train_27, desk q3, q15). Its ink must show a colour (not '?'), the suit's only other check. The
 # field is its second cue as the group is the 'partial' path's: no two or three (whose blurred index set the
 # corners' floor) and no court fits it, so the floor of the other paths (0.9), until a training tunes it.
 ACE_PATH = True
+# a number card named by its two corners alone ('corners') shows no more alike pip-like shapes than its rank has pips
+# (``read_pips``' group, a lower bound on the rank): aisleriot tarocco's motion-blurred three of clubs, its three
+# pips seen alike but in no clean layout, was named the 2C by both corners at 0.97 and 0.97 (scene 500594, generic,
+# found by ``python -m tools.wrong_sweep --themes tune --first 500450``) - the blurred three read as a two that set
+# the corners' floor. Not an ace: an ornate ace's design holds many alike shapes (3-9 on the development photos)
+GROUP_BOUNDS_RANK = True
+NUMBER_RANKS = "23456789T"
 PARTIAL_MIN = 5
 PARTIAL_MISSING = 4
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
@@ -286,7 +294,8 @@ def corner_colour(corner: np.ndarray) -> str:
     The corner of a court holds part of its picture too, often with black lines and red, blue or yellow robes, and
     its darkest pixels may be the picture's rather than the index's (a red queen's index read as black ink). So the
     colour is first taken from the index alone - the ink's blobs that end inside the corner (the picture runs on
-    past its edges) - and, where that says neither red nor black, from the darkest pixels of the whole corner."""
+    past its edges) and begin in its left half (``_index_ink``) - and, where that says neither red nor black, from
+    the darkest pixels of the whole corner."""
     crop = np.ascontiguousarray(corner)
     b, g, r = cv2.split(crop)
     dark = cv2.min(cv2.min(b, g), r)
@@ -306,9 +315,13 @@ def corner_colour(corner: np.ndarray) -> str:
     return _hue(np.array(cv2.mean(crop, mask=(dark <= lo).view(np.uint8))[:3]) / paper)
 
 
+INDEX_LEFT = 0.5  # an index's blobs begin left of this share of the corner cut's width (``_index_ink``)
+
+
 def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
     """The pixels of the ink blobs (darker than ``level``) that lie wholly inside the corner cut and begin in its left
-    part (``INDEX_LEFT``), or None."""
+    part (``INDEX_LEFT``: every index stands there; a piece of a court's picture cut off by its frame can lie wholly
+    inside the corner too, right of the index - poker_table train_10's king of spades' red robe), or None."""
     ink = (dark < level).view(np.uint8)
     n, labels, stats, _ = components(ink)
     h, w = ink.shape
@@ -320,9 +333,6 @@ def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
     if not inside.any():
         return None
     return inside[labels]
-
-
-INDEX_LEFT = 0.5
 
 
 def _pale_red(ink: np.ndarray) -> bool:
@@ -366,8 +376,9 @@ class NetRead:
     the cues disagree), ``path`` ('two': a number card whose pips and two corners agree; 'one': pips and the one
     corner seen; 'court': a court's two corners; 'court_one': a court's one corner in view, the other showing no
     index; 'number_one': a number card's one corner in view, the other covered, no pips counted; 'corners': a number
-    card's two corners where no clean pip layout
-    was found - an ornate ace, pips cut by glare or a shadow), the corner reading itself, and the smallest
+    card's two corners where no clean pip layout was found - pips cut by glare or a shadow; 'partial': so, with a
+    group of alike pips that fits the rank; 'ace': an ace's two corners and a field with ink only in its middle, an
+    ornate ace), the corner reading itself, and the smallest
     probability of the rank and of the suit over the corners that show them (0 when the cues disagree; the suit's
     may be both corners' joint one, ``_suit_probability``)."""
 
@@ -379,7 +390,9 @@ class NetRead:
     pips: object | None = None  # the ``vision.pips.Pips`` found on the card, or None
     colour: str = "?"  # the index ink's colour (``ink_colour``)
     group: int = 0  # with no pip layout: the most alike pip-like shapes seen (``vision.pips.read_pips``)
-    middle: bool = False  # with no pip layout and an ace in a corner: ink only in the field's middle (``lone_middle``)
+    # with no pip layout and an ace in a corner of the first reading: ink only in the field's middle (``lone_middle``;
+    # not asked where neither first corner read an ace, so a reading again that finds one takes the 'corners' path)
+    middle: bool = False
 
     @property
     def score(self) -> float:
@@ -502,8 +515,9 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         # say nothing here: they are mostly the pips of the card lying on it - train_13's covered ace of spades
         # holds four of the five of hearts')
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
+        # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0, None, colour, group)
+                       ir.p_suit if ok else 0.0, None, colour, group, middle)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
@@ -512,6 +526,12 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
             else "ace" if ACE_PATH and middle and ir.rank == "A" else "corners")
     if path in ("court", "ace") and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
+    if path == "ace" and colour == "?":
+        # (the ink's colour is the ace's suit's only other check: boxes_train IMG_2434's ornate ace of spades under
+        # the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89)
+        ok = False
+    if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS and group > pipslib.COUNT_OF_RANK[ir.rank]:
+        ok = False  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in ("court", "ace") else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle)
 
@@ -674,8 +694,8 @@ JOINT_BLACK_SUIT = False
 
 
 def _suit_probability(ir: IndexRead, colour: str) -> float:
-    """The probability of the suit behind a reading of two corners that name the same card (the ``two`` and
-    ``court`` paths): the smaller of the corners' own or, if larger, the corners' joint one within the pair the
+    """The probability of the suit behind a reading of two corners that name the same card (the ``two``, ``court``
+    and ``ace`` paths): the smaller of the corners' own or, if larger, the corners' joint one within the pair the
     ink's colour names - when the ink is red or black and each corner gives the suit at least ``JOINT_SUIT_FLOOR``.
     The joint probability is the smallest of: each corner's probability of that pair among the four suits (hearts +
     diamonds, or spades + clubs: the network's own sureness that the sign is one of the two), and the two corners'

@@ -915,7 +915,8 @@ FIRST_CUT_ONLY = ("number_one",)
 
 
 def _blurred_black_court(n: index_net.NetRead) -> bool:
-    """Whether a reading from another outline names a black court of a blurred card (``index_net.blurred``, measured
+    """Whether a reading from another outline names a black court (or, since session 43, an ornate black ace by the
+    'ace' path: its design has no pips to check the suit either) of a blurred card (``index_net.blurred``, measured
     on the first cut) short of ``BLURRED_BLACK_REREAD_P``: such a reading does not name the card. Each outline is
     another chance for a smudged club to look like a spade (or the reverse), and the network is about as sure of the
     wrong suit on one as on another: KDE standard's blurred jack of spades (scene 500057), left unsure on its first
