@@ -14,8 +14,8 @@ def test_an_ornate_ace_of_spades_is_named_by_its_corners_and_its_lone_design(ace
                                                                              desk_photo):
     """Every real deck's ace of spades is ornate (a large design, the maker's ribbon and lettering), which the pip
     reader finds no layout in: the 'corners' path (0.97) left it unsure on the development photos, both corners
-    reading it at 0.88-0.99. With the ace path (0.9, the field's ink only in its middle) these three are named; none
-    of the photos' other cards is named otherwise than before."""
+    reading it at 0.88-0.99. With the ace path (0.9, the field's ink only in its middle) these three are named, and
+    nothing in the three photos is named wrong either way."""
     from vision.recognise import Recogniser
 
     monkeypatch.setattr(index_net, "ACE_PATH", ace_path)
