@@ -226,11 +226,13 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # field is its second cue as the group is the 'partial' path's: no two or three (whose blurred index set the
 # corners' floor) and no court fits it, so the floor of the other paths (0.9), until a training tunes it.
 ACE_PATH = True
-# a number card named by its two corners alone ('corners') shows no more alike pip-like shapes than its rank has pips
-# (``read_pips``' group, a lower bound on the rank): aisleriot tarocco's motion-blurred three of clubs, its three
-# pips seen alike but in no clean layout, was named the 2C by both corners at 0.97 and 0.97 (scene 500594, generic,
-# found by ``python -m tools.wrong_sweep --themes tune --first 500450``) - the blurred three read as a two that set
-# the corners' floor. Not an ace: an ornate ace's design holds many alike shapes (3-9 on the development photos)
+# a number card named by its two corners alone ('corners') does not show exactly one alike pip-like shape more than
+# its rank has pips (``read_pips``' group): aisleriot tarocco's motion-blurred three of clubs, its three pips seen
+# alike but in no clean layout, was named the 2C by both corners at 0.97 and 0.97 (scene 500594, generic, found by
+# ``python -m tools.wrong_sweep --themes tune --first 500450``) - the blurred index read one rank low that set the
+# corners' floor. Only one more: a club's leaves come apart into alike shapes of their own, and paris's right 4C
+# and 6C showed 6, 7 and 9 (scenes 500527, 500531, 500584), which any larger group would have left unsure. Not an
+# ace: an ornate ace's design holds many alike shapes (3-9 on the development photos)
 GROUP_BOUNDS_RANK = True
 NUMBER_RANKS = "23456789T"
 PARTIAL_MIN = 5
@@ -530,8 +532,8 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         # (the ink's colour is the ace's suit's only other check: boxes_train IMG_2434's ornate ace of spades under
         # the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89)
         ok = False
-    if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS and group > pipslib.COUNT_OF_RANK[ir.rank]:
-        ok = False  # (``GROUP_BOUNDS_RANK``)
+    if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
+        ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in ("court", "ace") else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle)
 
