@@ -533,33 +533,38 @@ def test_a_reading_from_another_outline_keeps_the_first_cuts_blur():
     assert [c.width for c in again[0].index.corners] == widths
 
 
+def _scene(deck_dir: str, seed: int):
+    """The bench's scene ``seed`` of the deck rendered in ``deck_dir`` (``wrong_sweep`` looks at the same)."""
+    from tools import synth, vision_bench
+
+    return synth.random_scene(synth.load_deck(deck_dir), seed, n_cards=vision_bench.SCENE_CARDS)
+
+
+def _wrong_reads(scene) -> list[str]:
+    """The codes the generic mode names in ``scene`` that are not the card under them (``vision_bench.truth_of``)."""
+    from tools import vision_bench
+    from vision.recognise import Recogniser
+
+    return [r.code for r in Recogniser().identify(scene.image)
+            if r.code and vision_bench.truth_of(scene, r.quad, r.code)[1] != r.code]
+
+
 def test_a_four_colour_decks_green_ace_of_spades_is_not_named_a_diamond(aisleriot_deck, monkeypatch):
     """aisleriot atlasnye_skat prints its spades green and its diamonds yellow. Scene 500459 (generic): a blurred ace
     of spades, both corners on the diamond at 0.90 and 0.94, its one pip green (no red, no black: a four-colour pip
     may be any suit) - and notched 0.22 and 0.18 either side of its stem, which no diamond is
     (``COLOURED_ACE_NOTCH``). It had been named the ace of diamonds; now it is unsure, and the scene's other reads
     stand."""
-    from tools import synth, vision_bench
-    from vision.recognise import Recogniser
-
-    deck = synth.load_deck(aisleriot_deck("atlasnye_skat"))
-    scene = synth.random_scene(deck, 500459, n_cards=vision_bench.SCENE_CARDS)
-
-    def wrong() -> list[str]:
-        return [r.code for r in Recogniser().identify(scene.image)
-                if r.code and vision_bench.truth_of(scene, r.quad, r.code)[1] != r.code]
-
-    assert wrong() == []
+    scene = _scene(aisleriot_deck("atlasnye_skat"), 500459)
+    assert _wrong_reads(scene) == []
     monkeypatch.setattr(index_net, "COLOURED_ACE_NOTCH", False)
-    assert wrong() == ["AD"]
+    assert _wrong_reads(scene) == ["AD"]
 
 
 def test_two_corners_name_no_number_card_one_pip_short_of_what_the_field_shows(aisleriot_deck, monkeypatch):
     """aisleriot tarocco's motion-blurred three of clubs (scene 500594, generic): its three pips seen alike but in no
     clean layout, both corners read the 2C at 0.97. Exactly one alike pip-like shape more than the rank's pips is the
     blurred index read one rank low (``GROUP_BOUNDS_RANK``). Named the 2C before; unsure now."""
-    from tools import synth, vision_bench
-    from vision.recognise import Recogniser
 
     def read(rank: str, group: int) -> index_net.NetRead:
         ranks = np.full((2, len(index_net.RANKS)), 0.02 / (len(index_net.RANKS) - 1), np.float32)
@@ -574,13 +579,7 @@ def test_two_corners_name_no_number_card_one_pip_short_of_what_the_field_shows(a
     assert index_net.accepts(read("4", 3), th)  # fewer shapes than pips: some hidden
     assert index_net.accepts(read("4", 7), th)  # many more: a club's leaves come apart (paris's 4C, scene 500527)
 
-    deck = synth.load_deck(aisleriot_deck("tarocco"))
-    scene = synth.random_scene(deck, 500594, n_cards=vision_bench.SCENE_CARDS)
-
-    def wrong() -> list[str]:
-        return [r.code for r in Recogniser().identify(scene.image)
-                if r.code and vision_bench.truth_of(scene, r.quad, r.code)[1] != r.code]
-
-    assert wrong() == []
+    scene = _scene(aisleriot_deck("tarocco"), 500594)
+    assert _wrong_reads(scene) == []
     monkeypatch.setattr(index_net, "GROUP_BOUNDS_RANK", False)
-    assert wrong() == ["2C"]
+    assert _wrong_reads(scene) == ["2C"]
