@@ -222,7 +222,8 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # The 'ace' path: both corners read an ace, no clean pip layout was found, and the field shows ink only in its
 # middle (``pips.lone_middle``): an ornate ace of spades, which every real deck has and which the 'corners' path
 # (0.97) left unsure on the development photos, scoring 0.88-0.94 (each corner 0.88-0.99; poker_table train_23,
-# train_27, desk q3, q15). Its ink must show a colour (not '?'), the suit's only other check. The
+# train_27, desk q3, q15). Its ink must show a colour (not '?'; else the 'corners' path decides), the suit's only
+# other check. The
 # field is its second cue as the group is the 'partial' path's: no two or three (whose blurred index set the
 # corners' floor) and no court fits it, so the floor of the other paths (0.9), until a training tunes it.
 ACE_PATH = True
@@ -524,14 +525,13 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
     ok = ok and ir.agree
+    # (an ace's ink must show a colour, its suit's only other check: boxes_train IMG_2434's ornate ace of spades
+    # under the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89;
+    # such an ace is left to the 'corners' path, as before the 'ace' path - cam_image18's is named there at 0.976)
     path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group)
-            else "ace" if ACE_PATH and middle and ir.rank == "A" else "corners")
+            else "ace" if ACE_PATH and middle and ir.rank == "A" and colour != "?" else "corners")
     if path in ("court", "ace") and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
-    if path == "ace" and colour == "?":
-        # (the ink's colour is the ace's suit's only other check: boxes_train IMG_2434's ornate ace of spades under
-        # the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89)
-        ok = False
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
         ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in ("court", "ace") else ir.p_suit
