@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import HEART_NOTCH, Pips, SuitModel, components, notched_suit, pip_suit
+from vision.pips import HEART_NOTCH, NUMBER_RANKS, Pips, SuitModel, components, notched_suit, pip_suit
 from vision.quantiles import percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
@@ -223,10 +223,12 @@ NET_THRESHOLDS = {"two": 0.99, "one": 1.01, "court": 0.99, "corners": 1.01, "par
 # middle (``pips.lone_middle``): an ornate ace of spades, which every real deck has and which the 'corners' path
 # (0.97) left unsure on the development photos, scoring 0.88-0.94 (each corner 0.88-0.99; poker_table train_23,
 # train_27, desk q3, q15). Its ink must show a colour (not '?'; else the 'corners' path decides), the suit's only
-# other check. The
-# field is its second cue as the group is the 'partial' path's: no two or three (whose blurred index set the
-# corners' floor) and no court fits it, so the floor of the other paths (0.9), until a training tunes it.
+# other check. The field is its second cue as the group is the 'partial' path's: no two or three (whose blurred
+# index set the corners' floor) and no court fits it, so the floor of the other paths (0.9), until a training tunes
+# it.
 ACE_PATH = True
+# the paths whose suit no pip checks, only the corners and the ink's colour: a court's picture, an ornate ace's design
+PICTURE_PATHS = ("court", "ace")
 # a number card named by its two corners alone ('corners') does not show exactly one alike pip-like shape more than
 # its rank has pips (``read_pips``' group): aisleriot tarocco's motion-blurred three of clubs, its three pips seen
 # alike but in no clean layout, was named the 2C by both corners at 0.97 and 0.97 (scene 500594, generic, found by
@@ -235,7 +237,6 @@ ACE_PATH = True
 # and 6C showed 6, 7 and 9 (scenes 500527, 500531, 500584), which any larger group would have left unsure. Not an
 # ace: an ornate ace's design holds many alike shapes (3-9 on the development photos)
 GROUP_BOUNDS_RANK = True
-NUMBER_RANKS = "23456789T"
 PARTIAL_MIN = 5
 PARTIAL_MISSING = 4
 REPORT_PATH = os.path.splitext(MODEL_PATH)[0] + ".json"  # written by the training beside the model: its thresholds
@@ -330,8 +331,7 @@ def _index_ink(dark: np.ndarray, level: float) -> np.ndarray | None:
     h, w = ink.shape
     x, y, bw, bh, area = (stats[:, i] for i in range(5))
     inside = (x + bw < w - 1) & (y + bh < h - 1) & (area >= 0.002 * h * w)
-    if INDEX_LEFT < 1:
-        inside &= x < INDEX_LEFT * w
+    inside &= x < INDEX_LEFT * w
     inside[0] = False  # (the background)
     if not inside.any():
         return None
@@ -530,11 +530,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     # such an ace is left to the 'corners' path, as before the 'ace' path - cam_image18's is named there at 0.976)
     path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group)
             else "ace" if ACE_PATH and middle and ir.rank == "A" and colour != "?" else "corners")
-    if path in ("court", "ace") and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
+    if path in PICTURE_PATHS and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
         ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
-    p_suit = _suit_probability(ir, colour) if path in ("court", "ace") else ir.p_suit
+    p_suit = _suit_probability(ir, colour) if path in PICTURE_PATHS else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle)
 
 

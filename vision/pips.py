@@ -29,6 +29,7 @@ FIELD_X = (0.16, 0.84)  # the central field (pip centres) as fractions of the ca
 FIELD_Y = (0.07, 0.93)
 MIDDLE = 0.06  # pips within this share of the card's height from its middle row have no known orientation
 RANK_OF_COUNT = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
+NUMBER_RANKS = "23456789T"  # the ranks whose pips a card shows laid out (an ace's one pip may be a free design)
 
 
 @dataclass
@@ -133,6 +134,13 @@ _Group = tuple[list, list, np.ndarray, int]  # ``_group``'s answer
 def _cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group, Pips | None]]:
     """The card's ink cut at each of ``levels`` (shares of the field's darkest ink), as asked for: each cut's
     ``_group`` and the clean pip layout it gives, or None. Nothing where the field has no ink to speak of."""
+    for group, ink, redness in _field_cuts(card, levels):
+        yield group, _pips_of(group, ink, redness, card)
+
+
+def _field_cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group, np.ndarray, np.ndarray]]:
+    """The card's ink cut at each of ``levels`` of the field's darkest ink, as asked for: each cut's ``_group``, with
+    the ink and redness maps (``ink_map``). Nothing where the field has no ink to speak of."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
@@ -140,8 +148,7 @@ def _cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group,
     if top < 50:
         return
     for k in levels:
-        group = _group(ink, max(30.0, k * top))
-        yield group, _pips_of(group, ink, redness, card)
+        yield _group(ink, max(30.0, k * top)), ink, redness
 
 
 @functools.lru_cache(maxsize=16)
@@ -366,12 +373,8 @@ def lone_middle(card: np.ndarray) -> bool:
     ``ACE_DESIGN``): the second cue of the generic reader's ace path (``index_net``, 'ace'), where an ornate ace's
     design is no clean pip layout."""
     h, w = card.shape[:2]
-    ink, _ = ink_map(card)
-    fx0, fx1, fy0, fy1 = _field(w, h)
-    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
-    if top < 50:
-        return False
-    _, comps, _, _ = _group(ink, max(30.0, INK_LEVEL * top))
+    cut = next(_field_cuts(card, (INK_LEVEL,)), None)
+    comps = cut[0][1] if cut is not None else []
     if not comps:
         return False
     x0, y0 = min(c[0] for c in comps), min(c[1] for c in comps)

@@ -412,7 +412,7 @@ class Recogniser:
     def _club_notched(self, label: str, card: np.ndarray) -> bool:
         """Whether ``label`` is a spade number card and most of the card's pips show a club's third notch, on a deck
         whose own cards that notch tells apart (``Templates.notches_tell_black``; ``NOTCHED_SPADES_UNSURE``)."""
-        if not (self.templates.notches_tell_black and label[1:] == "S" and label[0] in "23456789T"):
+        if not (self.templates.notches_tell_black and label[1:] == "S" and label[0] in pips.NUMBER_RANKS):
             return False
         share = pips.club_notched_share(card)
         return share is not None and share >= CLUB_NOTCHED_SHARE
@@ -421,7 +421,7 @@ class Recogniser:
         """Whether ``label`` is a club number card whose pips show no club's third notch and by their shape name the
         spade (``index_net.pips_refuse``), on a deck whose own cards that notch tells apart
         (``Templates.notches_tell_black``; ``PLAIN_CLUBS_UNSURE``): ``_club_notched``'s mirror."""
-        if not (self.templates.notches_tell_black and label[1:] == "C" and label[0] in "23456789T"):
+        if not (self.templates.notches_tell_black and label[1:] == "C" and label[0] in pips.NUMBER_RANKS):
             return False
         p, _ = pips.read_pips(card)
         return isinstance(p, pips.Pips) and p.club_notched == 0.0 and index_net.pips_refuse(p, "C")
@@ -922,7 +922,7 @@ def _blurred_black_court(n: index_net.NetRead) -> bool:
     wrong suit on one as on another: KDE standard's blurred jack of spades (scene 500057), left unsure on its first
     outline (the club at 0.92 by one corner, under ``index_net.BLURRED_BLACK_COURT_P``), was named the JC at 0.955
     and 0.963 from other outlines."""
-    return (n.path in ("court", "ace") and n.label[1:] in index_net.BLACK and index_net.blurred(n.index)
+    return (n.path in index_net.PICTURE_PATHS and n.label[1:] in index_net.BLACK and index_net.blurred(n.index)
             and n.p_suit < BLURRED_BLACK_REREAD_P)
 
 

@@ -197,7 +197,6 @@ def test_the_colour_of_a_courts_index_is_not_its_pictures():
     assert index_net.corner_colour(corner) == "black"
 
 
-
 def test_a_piece_of_a_courts_picture_inside_the_corner_is_not_its_index(monkeypatch):
     """A black king's index at the corner's left, and to its right, wholly inside the corner, a piece of the picture's
     red robe cut off by its frame (poker_table train_10's king of spades): that piece had been taken for index ink, its
@@ -224,6 +223,7 @@ def test_the_king_of_spades_beside_its_red_robe_is_read(poker_photo):
     img, truth = poker_photo("train_10.jpg", 1920)
     got = Counter(r.code for r in Recogniser().identify(img) if r.code)
     assert not got - truth and got["KS"] == 1
+
 
 def test_which_corners_are_cut_again():
     def corner(rank: str, suit: str, p: float) -> index_net.CornerRead:
