@@ -396,6 +396,9 @@ class NetRead:
     # with no pip layout and an ace in a corner of the first reading: ink only in the field's middle (``lone_middle``;
     # not asked where neither first corner read an ace, so a reading again that finds one takes the 'corners' path)
     middle: bool = False
+    # with no pip layout and a number rank in a corner of the first reading: the suit the field's alike pip-like
+    # shapes name by their shape (``vision.pips.loose_pips``, ``loose_suit``), '' when none do clearly
+    shape: str = ""
 
     @property
     def score(self) -> float:
@@ -430,7 +433,10 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     # (asked only of a card an ace may be: it costs a cut of the card's ink)
     middle = (not isinstance(p, pipslib.Pips) and any(c.rank == "A" for c in ir.corners)
               and pipslib.lone_middle(card))
-    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle)
+    # (likewise asked only of a card a number card may be)
+    shape = (loose_suit(pipslib.loose_pips(card)) if LOOSE_SHAPE and not isinstance(p, pipslib.Pips)
+             and any(c.rank in pipslib.NUMBER_RANKS for c in ir.corners) else "")
+    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape)
 
 
 SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
@@ -479,14 +485,16 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
             colour = first.colour
         else:
             colour = "?"
-        out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group, first.middle))
+        out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group, first.middle,
+                                                                       first.shape))
     return out
 
 
-def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False) -> NetRead:
+def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "") -> NetRead:
     """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not),
-    the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``) and
-    whether the field's ink lies only in its middle (``middle``, an ace's field)."""
+    the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``), whether
+    the field's ink lies only in its middle (``middle``, an ace's field) and the suit those shapes name by their
+    shape (``shape``, ``loose_suit``)."""
     from vision import pips as pipslib
 
     shown = [c for c in ir.corners if c.is_index]
@@ -518,9 +526,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         # say nothing here: they are mostly the pips of the card lying on it - train_13's covered ace of spades
         # holds four of the five of hearts')
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
+        if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and shape in _pair(ir.suit):
+            ok = False  # (``LOOSE_SHAPE``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0, None, colour, group, middle)
+                       ir.p_suit if ok else 0.0, None, colour, group, middle, shape)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
@@ -535,12 +545,38 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
         ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in PICTURE_PATHS else ir.p_suit
-    return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle)
+    return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle,
+                   shape)
 
 
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)
 PIP_SHAPE_BAR = 0.3
+# A number card named by its one corner ('number_one') is refused when the alike pip-like shapes in its field
+# (``vision.pips.loose_pips``: no layout, so perhaps its own pips, perhaps those of a card over it) are of its
+# suit's colour and name the other suit of the pair by their shape (``loose_suit``). Its one corner is the only look
+# at the suit sign, and a blur can turn a spade into a club: aisleriot neoclassical_4_color's 3S on top of a pile,
+# its outline a fifth of its width off (its far corner, on the card's own paper, taken as covered; its pips off the
+# middle, so not counted), was named the 3C at 0.97 (scene 500488, generic, found by ``python -m tools.wrong_sweep
+# --themes tune --first 500450``); its two pips named the spade by a margin of 1.55. A card of the other suit of the
+# same colour lying over it can refuse a right reading: a loss, never a wrong read
+LOOSE_SHAPE = True
+
+
+def loose_suit(p: Pips | None) -> str:
+    """The suit pips in no layout (``vision.pips.loose_pips``) name by their shape, at least ``PIP_SHAPE_BAR``
+    clearly (``pips.pip_suit``, within the pair of their colour: pips not red, a four-colour deck's blue or green too,
+    are judged as spade or club); '' when there are none or the shape is unclear."""
+    model = _pip_suits()
+    if p is None or model is None:
+        return ""
+    named, margin = pip_suit(p, model)
+    return named if margin >= PIP_SHAPE_BAR else ""
+
+
+def _pair(suit: str) -> str:
+    return RED if suit in RED else BLACK
+
 
 # A card whose index corners' edges are this wide or wider (``edge_width``, the mean over the corners that show an
 # index; a sharp index measures 2-3) is blurred: a blur that smudges a club's leaves into a spade's shoulders (or a

@@ -583,3 +583,32 @@ def test_two_corners_name_no_number_card_one_pip_short_of_what_the_field_shows(a
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(index_net, "GROUP_BOUNDS_RANK", False)
     assert _wrong_reads(scene) == ["2C"]
+
+
+def test_one_corner_is_not_taken_against_the_shape_of_the_cards_own_pips(aisleriot_deck, monkeypatch):
+    """aisleriot neoclassical_4_color's 3S on top of a pile (scene 500488, generic), outlined a fifth of its width off:
+    its far corner, on its own paper, was taken as covered and its pips, off the outline's middle, were not counted,
+    so its one corner named it - the 3C at 0.97. Two of its pips stand square in the outline and name the spade by
+    their shape (``LOOSE_SHAPE``): now it is unsure, and the scene's other reads stand."""
+    scene = _scene(aisleriot_deck("neoclassical_4_color"), 500488)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "LOOSE_SHAPE", False)
+    assert _wrong_reads(scene) == ["3C"]
+
+
+def test_the_pips_of_a_card_lying_across_a_covered_card_are_not_its_own(poker_photo):
+    """poker_table train_10's three of clubs lies under the ace of spades, whose ornate design holds spade-like shapes
+    inside the three's outline; they stand at an angle to it (``pips.LOOSE_MIRROR``), so they are not taken as its
+    pips, and its one corner still names it."""
+    from vision import pips
+    from vision.recognise import Recogniser
+
+    img, truth = poker_photo("train_10.jpg", 1920)
+    rec = Recogniser()
+    reads = rec.identify(img)
+    three = [r for r in reads if r.code == "3C"]
+    assert len(three) == 1 and truth["3C"] == 1
+    card, _ = rec._cut(img, np.asarray(three[0].quad, np.float32))
+    assert pips.loose_pips(card) is None
+    group = pips._field_cuts(card, (pips.INK_LEVEL,)).__next__()[0][0]
+    assert len(group) >= 2  # (the ace's shapes are there, and alike: only their slant leaves them out)
