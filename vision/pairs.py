@@ -28,6 +28,7 @@ from vision.regions import NET_SAME_SIZE, Shapes, band_lab, card_shaped, overlap
 # split pair may lie from the colour of the paper of the cards seen whole in the same frame: on poker_table 0-4 for
 # pairs of faces, 8.5-17.5 for pairs of backs (blue or red patterns)
 PAPER_AB = 7.0
+PAPER_SNAPPED = True  # (the band judged on the snapped outlines, ``split_unions``)
 # a region with one card's shape, split as a pair of which neither card shows itself on top, is one card seen larger
 # than its neighbours (nearer the camera; the drawn scenes draw each card at 0.88-1.12 of its size): its region
 # fills its rectangle (at least ``ONE_CARD_FILL``), has the card's long-to-short ratio (within ``ONE_CARD_RATIO``) and
@@ -509,13 +510,18 @@ def split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         # red, has the outline of a pair of faces; the covered card's band is partly the other card's)
         if paper is None:
             paper = np.median(np.array([band_lab(frame, p) for p in sure]), axis=0)
-        if min(float(np.linalg.norm((band_lab(frame, p.pts) - paper)[1:])) for p in pair) > PAPER_AB:
+        # (judged on the outlines snapped to the cards' edges, as they are given: split at the card's size, an outline
+        # a few pixels off lays its band across the edge, on the table - poker_table train_18's ace of spades on a king,
+        # its band 9 off the paper's colour as split and 2 off snapped, was not found)
+        snapped = [snap_to_edges(pale, p.pts) for p in pair] if PAPER_SNAPPED else [p.pts for p in pair]
+        if min(float(np.linalg.norm((band_lab(frame, q) - paper)[1:])) for q in snapped) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
         cands = [(k, q) for k, q in cands
                  if not (cv2.contourArea(q.pts) > 1.25 * area and all(
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
-        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(snap_to_edges(pale, p.pts), p.whole)) for p in pair]
+        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(q if PAPER_SNAPPED else snap_to_edges(pale, q), p.whole))
+                  for p, q in zip(pair, snapped, strict=True)]
     return cands
 
 
