@@ -602,7 +602,7 @@ class Recogniser:
         accepted = [n for n, cut in zip(index_net.reread_generic(first, cuts), cuts, strict=True)
                     if index_net.accepts(n, self.net_thresholds)
                     and (n.path not in FIRST_CUT_ONLY or _named_by_first_cut(n, first, cut))
-                    and not _blurred_black_court(n)]
+                    and not _blurred_black_court(n) and not _letter_seen_first(n, first)]
         if len({n.label for n in accepted}) > 1:
             return None  # (cuts a few per cent apart name different cards: see ``_reread_enrolled``)
         for n in accepted:
@@ -924,6 +924,24 @@ def _blurred_black_court(n: index_net.NetRead) -> bool:
     and 0.963 from other outlines."""
     return (n.path in index_net.PICTURE_PATHS and n.label[1:] in index_net.BLACK and index_net.blurred(n.index)
             and n.p_suit < BLURRED_BLACK_REREAD_P)
+
+
+def _letter_seen_first(n: index_net.NetRead, first: index_net.NetRead) -> bool:
+    """Whether a reading from another outline names a court whose first cut showed, in a corner, a suit read at
+    least ``LETTER_SUIT_P`` and no rank: that corner was not cut off (its suit was there), and what stood beside the
+    suit is a letter the network does not know as J, Q or K - the sign by which the 'court_one' path refuses a
+    court (``index_net._decide``). Cutting it again cannot uncover a rank; it only gives the unknown letter more
+    chances to look like one: aisleriot rheinland's blurred jack of diamonds (a German B, scene 500728, generic),
+    first read 'K' at 0.68 by one corner and '-' beside a diamond at 0.955 by the other, was named the KD at 0.951
+    from the fourth of six other outlines (the other five 0.60-0.82). On the development photos no court read from
+    another outline had shown such a corner (42 cards read so, a session script)."""
+    assert first.index is not None
+    return LETTER_SEEN_FIRST and n.label[:1] in index_net.COURTS and any(
+        c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P for c in first.index.corners)
+
+
+LETTER_SEEN_FIRST = True
+LETTER_SUIT_P = 0.9
 
 
 # the suit probability a blurred black court needs on another outline (``_blurred_black_court``): over the 0.963 of

@@ -612,3 +612,17 @@ def test_the_pips_of_a_card_lying_across_a_covered_card_are_not_its_own(poker_ph
     assert pips.loose_pips(card) is None
     group = pips._field_cuts(card, (pips.INK_LEVEL,)).__next__()[0][0]
     assert len(group) >= 2  # (the ace's shapes are there, and alike: only their slant leaves them out)
+
+
+def test_a_court_whose_first_cut_showed_an_unknown_letter_is_not_named_from_other_outlines(aisleriot_deck,
+                                                                                            monkeypatch):
+    """aisleriot rheinland's blurred jack of diamonds (a German B, scene 500728, generic): its first cut read 'K' at
+    0.68 in one corner and a diamond with no rank beside it in the other - an unknown letter, no card named. Cut again
+    from six other outlines, one read the KD at 0.951, past the bar of a reading again. The corner that showed the
+    suit was not cut off, so no other outline names the court now (``recognise.LETTER_SEEN_FIRST``)."""
+    from vision import recognise
+
+    scene = _scene(aisleriot_deck("rheinland"), 500728)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_SEEN_FIRST", False)
+    assert _wrong_reads(scene) == ["KD"]
