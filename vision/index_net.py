@@ -523,8 +523,9 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         # A number card ('number_one'): it lies partly under another (a player's two cards, a trick's pile), its pips
         # hidden with its other corner. On poker_table the cards found and left unsure were mostly such cards, 42 of
         # them read right by that one corner at 0.9 or more and none wrong. (The alike pip-like shapes in its outline
-        # say nothing here: they are mostly the pips of the card lying on it - train_13's covered ace of spades
-        # holds four of the five of hearts')
+        # are not counted against the rank: they are mostly the pips of the card lying on it - train_13's covered ace
+        # of spades holds four of the five of hearts'; only those standing square in it may speak against the suit,
+        # ``LOOSE_SHAPE``)
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and shape in _pair(ir.suit):
             ok = False  # (``LOOSE_SHAPE``)
@@ -552,14 +553,15 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)
 PIP_SHAPE_BAR = 0.3
-# A number card named by its one corner ('number_one') is refused when the alike pip-like shapes in its field
-# (``vision.pips.loose_pips``: no layout, so perhaps its own pips, perhaps those of a card over it) are of its
-# suit's colour and name the other suit of the pair by their shape (``loose_suit``). Its one corner is the only look
-# at the suit sign, and a blur can turn a spade into a club: aisleriot neoclassical_4_color's 3S on top of a pile,
-# its outline a fifth of its width off (its far corner, on the card's own paper, taken as covered; its pips off the
-# middle, so not counted), was named the 3C at 0.97 (scene 500488, generic, found by ``python -m tools.wrong_sweep
-# --themes tune --first 500450``); its two pips named the spade by a margin of 1.55. A card of the other suit of the
-# same colour lying over it can refuse a right reading: a loss, never a wrong read
+# A number card named by its one corner ('number_one') is refused when the alike pip-like shapes in its field that
+# stand square in it (``vision.pips.loose_pips``, ``pips.LOOSE_MIRROR``: no layout, so perhaps its own pips, perhaps
+# those of a card lying square over it) are of its suit's colour and name the other suit of the pair by their shape
+# (``loose_suit``). Its one corner is the only look at the suit sign, and a blur can turn a spade into a club:
+# aisleriot neoclassical_4_color's 3S on top of a pile, its outline a fifth of its width off (its far corner, on the
+# card's own paper, taken as covered; its pips off the middle, so not counted), was named the 3C at 0.97 (scene
+# 500488, generic, found by ``python -m tools.wrong_sweep --themes tune --first 500450``); its two pips named the
+# spade by a margin of 1.55. A card of the other suit of the same colour lying square over it can refuse a right
+# reading: a loss, never a wrong read
 LOOSE_SHAPE = True
 
 
