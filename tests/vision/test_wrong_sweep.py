@@ -1,5 +1,7 @@
 """The development aid that checks every accepted read of many drawn scenes against the card under it."""
 
+import os
+
 import numpy as np
 
 from tools import synth, vision_bench, wrong_sweep
@@ -79,3 +81,14 @@ def test_an_outline_around_two_cards_almost_one_on_the_other_shows_the_upper_fac
     right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
     assert (right, junk) == (2, 0)
     assert [(w["label"], w["truth"]) for w in wrong] == [("3D", "QD")]
+
+
+def test_the_held_set_names_its_aisleriot_themes_though_the_cache_lacks_them(tmp_path):
+    """The theme cache holds what training rendered - the tuning themes. The held set had been listed from it, so a
+    cache without the held-out themes left them out of the held sweep unsaid; now they are named (``main`` renders
+    the missing ones)."""
+    (tmp_path / "anglo").mkdir()
+    held = wrong_sweep.deck_set("held", str(tmp_path), "D")
+    assert [str(tmp_path / t) for t in wrong_sweep.HELD_AISLERIOT] == held[: len(wrong_sweep.HELD_AISLERIOT)]
+    assert {"rheinland", "lattmann", "anglo_modern_4_color", "tango_nuevo", "swiss-xvii"} <= {
+        os.path.basename(d) for d in held}
