@@ -396,8 +396,9 @@ class NetRead:
     # with no pip layout and an ace in a corner of the first reading: ink only in the field's middle (``lone_middle``;
     # not asked where neither first corner read an ace, so a reading again that finds one takes the 'corners' path)
     middle: bool = False
-    # with no pip layout and a number rank in a corner of the first reading: the suit the field's alike pip-like
-    # shapes name by their shape (``vision.pips.loose_pips``, ``loose_suit``), '' when none do clearly
+    # with no pip layout and one corner in view in the first reading, naming a number card: the suit the field's
+    # alike pip-like shapes standing square in it name by their shape (``vision.pips.loose_pips``, ``loose_suit``),
+    # '' when none do clearly (a reading again on the 'number_one' path keeps its first cut's index corner)
     shape: str = ""
 
     @property
@@ -433,9 +434,9 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     # (asked only of a card an ace may be: it costs a cut of the card's ink)
     middle = (not isinstance(p, pipslib.Pips) and any(c.rank == "A" for c in ir.corners)
               and pipslib.lone_middle(card))
-    # (likewise asked only of a card a number card may be)
+    # (asked only where ``_decide`` weighs it: a number card named by its one corner in view, with no pip layout)
     shape = (loose_suit(pipslib.loose_pips(card)) if LOOSE_SHAPE and not isinstance(p, pipslib.Pips)
-             and any(c.rank in pipslib.NUMBER_RANKS for c in ir.corners) else "")
+             and ir.seen == 1 and ir.rank in pipslib.NUMBER_RANKS else "")
     return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape)
 
 
@@ -527,7 +528,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         # of spades holds four of the five of hearts'; only those standing square in it may speak against the suit,
         # ``LOOSE_SHAPE``)
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
-        if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and shape in _pair(ir.suit):
+        if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and (shape in RED) == (ir.suit in RED):
             ok = False  # (``LOOSE_SHAPE``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
@@ -574,10 +575,6 @@ def loose_suit(p: Pips | None) -> str:
         return ""
     named, margin = pip_suit(p, model)
     return named if margin >= PIP_SHAPE_BAR else ""
-
-
-def _pair(suit: str) -> str:
-    return RED if suit in RED else BLACK
 
 
 # A card whose index corners' edges are this wide or wider (``edge_width``, the mean over the corners that show an

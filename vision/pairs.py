@@ -513,15 +513,15 @@ def split_unions(cands: list[tuple[float, Quad]], unions: list[np.ndarray],
         # (judged on the outlines snapped to the cards' edges, as they are given: split at the card's size, an outline
         # a few pixels off lays its band across the edge, on the table - poker_table train_18's ace of spades on a king,
         # its band 9 off the paper's colour as split and 2 off snapped, was not found)
-        snapped = [snap_to_edges(pale, p.pts) for p in pair] if PAPER_SNAPPED else [p.pts for p in pair]
-        if min(float(np.linalg.norm((band_lab(frame, q) - paper)[1:])) for q in snapped) > PAPER_AB:
+        snapped = [snap_to_edges(pale, p.pts) for p in pair]
+        judged = snapped if PAPER_SNAPPED else [p.pts for p in pair]
+        if min(float(np.linalg.norm((band_lab(frame, q) - paper)[1:])) for q in judged) > PAPER_AB:
             continue
         # an outline over both cards (the pair taken for one card) gives way to them
         cands = [(k, q) for k, q in cands
                  if not (cv2.contourArea(q.pts) > 1.25 * area and all(
                      cv2.intersectConvexConvex(q.pts, p.pts)[0] > 0.3 * area for p in pair))]
-        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(q if PAPER_SNAPPED else snap_to_edges(pale, q), p.whole))
-                  for p, q in zip(pair, snapped, strict=True)]
+        cands += [(2.5 if p.whole >= 0.9 else 1.2, Quad(q, p.whole)) for p, q in zip(pair, snapped, strict=True)]
     return cands
 
 

@@ -244,23 +244,33 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
     unmatched = int((np.sqrt(((rot - pts[None, :, :]) ** 2).sum(-1)).min(axis=1) > 0.5 * pw).sum())
     if unmatched > (1 if count == 7 else 0):
         return None
-    areas = np.array([c[4] for c in best], np.float32)
-    regularity = float(1 - areas.std() / areas.mean())
     # the pips' colour before their glyphs: a layout neither clearly red nor clearly black is none, its glyphs unused
-    is_pip = np.zeros(n, bool)
-    is_pip[list(ids)] = True
-    px = is_pip[lab]
-    red_share = float((redness[px] > 40).mean())
-    if 0.2 < red_share < 0.6:  # neither clearly red nor clearly black
+    px, red = _colour(best, lab, n, redness)
+    if red is None:
         return None
     upright, glyphs = _glyphs(best, lab, ink)
     notches = ()
     if count == 1:
         x, y, bw, bh, _, i = best[0][:6]
         notches = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
-    red = red_share >= 0.6
     club_notched = 0.0 if red else _club_notched(best, lab)
-    return Pips(count, red, glyphs, upright, regularity, sym, _hueless(card, px, ink), notches, club_notched)
+    return Pips(count, red, glyphs, upright, _regularity(best), sym, _hueless(card, px, ink), notches, club_notched)
+
+
+def _colour(best: list, lab: np.ndarray, n: int, redness: np.ndarray) -> tuple[np.ndarray, bool | None]:
+    """The pixels of the pips ``best`` (``_group``'s components in the label map ``lab`` of ``n`` labels) and
+    whether they are red: True, False, or None when they are neither clearly red nor clearly black."""
+    is_pip = np.zeros(n, bool)
+    is_pip[[c[5] for c in best]] = True
+    px = is_pip[lab]
+    red_share = float((redness[px] > 40).mean())
+    return px, None if 0.2 < red_share < 0.6 else red_share >= 0.6
+
+
+def _regularity(best: list) -> float:
+    """How alike the pips ``best`` are in area: 1 less their areas' spread over their mean."""
+    areas = np.array([c[4] for c in best], np.float32)
+    return float(1 - areas.std() / areas.mean())
 
 
 def _glyphs(best: list, lab: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -416,15 +426,11 @@ def loose_pips(card: np.ndarray) -> Pips | None:
     if square.sum() < 2:
         return None
     best = [c for c, k in zip(best, square, strict=True) if k]
-    is_pip = np.zeros(n, bool)
-    is_pip[[c[5] for c in best]] = True
-    px = is_pip[lab]
-    red_share = float((redness[px] > 40).mean())
-    if 0.2 < red_share < 0.6:
+    px, red = _colour(best, lab, n, redness)
+    if red is None:
         return None
-    areas = np.array([c[4] for c in best], np.float32)
-    return Pips(len(best), red_share >= 0.6, glyphs[square], upright[square], float(1 - areas.std() / areas.mean()),
-                float("nan"), _hueless(card, px, ink))
+    return Pips(len(best), red, glyphs[square], upright[square], _regularity(best), float("nan"),
+                _hueless(card, px, ink))
 
 
 def colourful(card: np.ndarray) -> float:

@@ -610,7 +610,7 @@ def test_the_pips_of_a_card_lying_across_a_covered_card_are_not_its_own(poker_ph
     assert len(three) == 1 and truth["3C"] == 1
     card, _ = rec._cut(img, np.asarray(three[0].quad, np.float32))
     assert pips.loose_pips(card) is None
-    group = pips._field_cuts(card, (pips.INK_LEVEL,)).__next__()[0][0]
+    group = next(pips._field_cuts(card, (pips.INK_LEVEL,)))[0][0]
     assert len(group) >= 2  # (the ace's shapes are there, and alike: only their slant leaves them out)
 
 
