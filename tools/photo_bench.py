@@ -512,6 +512,47 @@ def tilt_homography(w: int, h: int, degrees: float) -> np.ndarray:
 
 GEOMETRIC = sorted(TILTS) + ["middle"]
 
+# a lone card seen close by a webcam from above (``--alter closeup``), the issue's own example of a card filling about a
+# third of the frame: each whole card of a set with boxes is cut out with the table round it - a window of the frame's
+# shape, ``CLOSEUP_SHARE`` of whose area its box covers (more where the photo is too small for that window), moved
+# inside the photo where the card lies near its edge - scaled to ``CLOSEUP_FRAME`` and saved as JPEG at
+# ``CLOSEUP_JPEG``. Each window is scored as a photo of its own, where only that card is whole (the other cards' boxes
+# are cut by the window's edges).
+CLOSEUP_FRAME = (640, 480)
+CLOSEUP_SHARE = 1 / 3
+CLOSEUP_JPEG = 80
+CLOSEUP = "closeup"
+
+
+def closeups(img: np.ndarray, photo: Photo, scale: float = 1.0) -> Iterator[tuple[np.ndarray, Photo]]:
+    """The ``--alter closeup`` frames of ``photo`` (``img``, shrunk by ``scale`` from the labels' pixels): one per
+    whole card, with the photo's boxes in the frame's pixels (those the frame cuts to a sliver left out)."""
+    if photo.boxes is None or photo.whole is None:
+        return
+    h, w = img.shape[:2]
+    fw, fh = CLOSEUP_FRAME
+    boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale, r) for x0, y0, x1, y1, r in photo.boxes]
+    for i, (x0, y0, x1, y1, _) in enumerate(boxes):
+        if not photo.whole[i]:
+            continue
+        ww = ((x1 - x0) * (y1 - y0) / CLOSEUP_SHARE * fw / fh) ** 0.5
+        k = min(1.0, w / ww, h / (ww * fh / fw))
+        ww, hh = ww * k, ww * k * fh / fw
+        wx0 = round(min(max(0.0, (x0 + x1 - ww) / 2), w - ww))
+        wy0 = round(min(max(0.0, (y0 + y1 - hh) / 2), h - hh))
+        crop = img[wy0 : wy0 + round(hh), wx0 : wx0 + round(ww)]
+        f = fw / crop.shape[1]
+        frame = cv2.resize(crop, CLOSEUP_FRAME, interpolation=cv2.INTER_CUBIC)
+        frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, CLOSEUP_JPEG])[1],
+                             cv2.IMREAD_COLOR)
+        seen, whole = [], []
+        for j, (a0, b0, a1, b1, r) in enumerate(boxes):
+            c = (max(0.0, (a0 - wx0) * f), max(0.0, (b0 - wy0) * f), min(fw, (a1 - wx0) * f), min(fh, (b1 - wy0) * f))
+            if j == i or (c[2] - c[0] >= 0.1 * fw and c[3] - c[1] >= 0.1 * fh):
+                seen.append((*c, r))
+                whole.append(j == i)
+        yield frame, Photo(photo.path, [b[4] for b in seen], seen, whole)
+
 
 def seen_otherwise(img: np.ndarray, alter: str) -> tuple[np.ndarray, np.ndarray]:
     """``img`` seen by another camera (one of ``GEOMETRIC``: a tilt of ``TILTS``, or the ``MIDDLE`` columns), and
@@ -546,6 +587,13 @@ def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
             # (one photo in a format OpenCV does not decode - a phone's HEIC - must not stop a run over hundreds: it
             # is left out of the counts and named in the report)
             res.unreadable.append(os.path.basename(photo.path))
+            continue
+        if alter == CLOSEUP:
+            for frame, close in closeups(img, photo, scale):
+                t = time.perf_counter()
+                reads = rec.identify(frame)  # type: ignore[attr-defined]
+                res.ms.append((time.perf_counter() - t) * 1000)
+                score_photo(close, reads, 1.0, res)
             continue
         back = None
         if alter in GEOMETRIC:
@@ -675,6 +723,9 @@ def bench(root: str, deck_path: str | None = None, only: list[str] | None = None
     for s in sets:
         if only is not None and s.name not in only:
             continue
+        if alter == CLOSEUP and not any(p.boxes is not None and p.whole for p in s.photos):
+            missing.append(f"{s.name}: no boxes round its cards, so no close-up of them (--alter {CLOSEUP})")
+            continue
         r = run_set(rec, s, max_side, progress, alter)
         rows.append({**r.row(), "note": s.note})
         if r.wrong_examples:
@@ -737,9 +788,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", help="comma-separated set names")
     p.add_argument("--max-side", type=int, default=1920)
     p.add_argument("--json", help="also write the report here")
-    p.add_argument("--alter", choices=sorted(ALTERATIONS) + GEOMETRIC,
+    p.add_argument("--alter", choices=sorted(ALTERATIONS) + GEOMETRIC + [CLOSEUP],
                    help="change every photo first, as another camera or light would, see it from a camera tilted so "
-                   "many degrees, or keep its middle columns (no speed line then)")
+                   "many degrees, keep its middle columns, or (closeup) frame each whole card alone as a webcam close "
+                   "above it would (no speed line then)")
     a = p.parse_args(argv)
     try:
         report = bench(a.photos, a.deck, a.only.split(",") if a.only else None, a.max_side,

@@ -298,3 +298,52 @@ def test_the_middle_of_a_photo_is_its_middle_columns_and_maps_back():
     x0 = round(pb.MIDDLE[0] * 100)
     assert view.shape == (40, round(pb.MIDDLE[1] * 100) - x0, 3) and (view == img[:, x0:x0 + view.shape[1]]).all()
     assert np.allclose(back @ np.array([3.0, 5.0, 1.0]), [3.0 + x0, 5.0, 1.0])
+
+
+def test_a_close_up_frames_each_whole_card_alone_filling_a_third_of_a_webcams_frame():
+    """``--alter closeup``: the issue's lone card seen from above by a webcam, filling about a third of its frame. A
+    window of the frame's shape round each whole card, its box a third of the window (moved inside the photo at its
+    edge), scaled to 640 x 480; the other boxes the window cuts are kept, not whole, and a sliver of one is left out."""
+    import numpy as np
+
+    from tools import photo_bench as pb
+
+    img = np.zeros((600, 900, 3), np.uint8)
+    boxes = [(100, 100, 200, 240, "A"), (205, 100, 305, 240, "K"), (840, 500, 890, 590, "Q")]
+    photo = pb.Photo("p.jpg", ["A", "K", "Q"], boxes, [True, False, True])
+    frames = list(pb.closeups(img, photo))
+    assert len(frames) == 2 and all(f.shape == (480, 640, 3) for f, _ in frames)
+    (_, ace), (_, queen) = frames
+    assert ace.whole == [True, False] and [b[4] for b in ace.boxes] == ["A", "K"]  # (the king cut by the window)
+    x0, y0, x1, y1, _ = ace.boxes[0]
+    assert abs((x1 - x0) * (y1 - y0) / (640 * 480) - 1 / 3) < 0.01
+    assert abs((x0 + x1) / 2 - 320) < 2 and abs((y0 + y1) / 2 - 240) < 2  # (in the middle: room on every side)
+    qx0, qy0, qx1, qy1, _ = queen.boxes[0]
+    # (near the photo's corner: the window moved inside the photo, the queen right of its middle and still whole)
+    assert queen.whole == [True] and 0 <= qx0 and qx1 <= 640 and 0 <= qy0 and qy1 <= 480 and qx0 > 320
+    # a photo too small for the window: the window is the whole photo's height, and the card fills more of it
+    small = pb.Photo("s.jpg", ["A"], [(10, 10, 110, 150, "A")], [True])
+    (_, s), = pb.closeups(np.zeros((160, 400, 3), np.uint8), small)
+    x0, y0, x1, y1, _ = s.boxes[0]
+    assert (x1 - x0) * (y1 - y0) / (640 * 480) > 0.4
+
+
+def test_each_of_four_aces_framed_alone_close_up_is_read():
+    """boxes_test cam_image8, a webcam's photo of the four aces on dark wood: each, framed alone by ``--alter
+    closeup`` (its neighbours cut by the frame's edges), is read, and nothing is named wrongly."""
+    from tools import photo_bench as pb
+    from vision import recognise
+
+    _need("boxes")
+    test = next(s for s in pb.discover(str(PHOTOS))[0] if s.name == "boxes_test")
+    photo = next(p for p in test.photos if os.path.basename(p.path) == "cam_image8.jpg")
+    img, scale = pb.load_photo(photo.path, 1920)
+    rec = recognise.Recogniser()
+    res = pb.SetResult("closeup")
+    named = []
+    for frame, close in pb.closeups(img, photo, scale):
+        reads = rec.identify(frame)
+        named += [r.code for r in reads if r.code]
+        pb.score_photo(close, reads, 1.0, res)
+    assert (res.whole, res.w_found, res.w_read, res.wrong) == (4, 4, 4, 0)
+    assert {"AH", "AD", "AS", "AC"} <= set(named)
