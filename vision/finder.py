@@ -12,7 +12,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision import finder_net
+from vision import finder_net, shadowed
 from vision.geometry import (
     NEXT_CORNER,
     Quad,
@@ -162,6 +162,9 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     shapes = Shapes()  # (their areas and hulls)
     edge_maps: list[np.ndarray] = []
     fitted = np.zeros((0, 4), np.int64)
+    # (the pale regions of no card's shape: a card a shadow's edge crosses is in such parts, ``vision.shadowed``)
+    pieces: list[np.ndarray] = []
+    parts: list[np.ndarray] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),
                            (edge_loops, True, cv2.RETR_CCOMP)):
         contours, _ = cv2.findContours(src, how, cv2.CHAIN_APPROX_NONE)
@@ -179,8 +182,12 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
                 if len(fitted) and bool((np.abs(fitted - box).max(axis=1) <= 2).any()):
                     continue
                 fitted = np.vstack([fitted, box])
+            if any_surface and src is regions:
+                parts.append(c)  # (a shadow's band across a card: its shaded part may have a quad's shape)
             q = quad_from_contour(c, min_side, centre, focal=focal)
             if q is None:
+                if any_surface and src is not edge_loops:
+                    pieces.append(c)
                 continue
             if not grow:  # the blob lost only the dark rim and shadow line (~3 px), not the dilated edges
                 cen = quad_centre(q.pts)
@@ -190,6 +197,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             if pale < 0.6:
                 continue
             cands.append((q.whole + pale + size_bonus(q.pts), q))
+    if shadowed.SHADE_PIECES and pieces:
+        cands += shadowed.shade_pieces(frame, mask, pieces, min_side)
+    if shadowed.JOIN_ACROSS_SHADOW and len(parts) > 1:
+        cands += shadowed.joined_across_shadow(frame, mask, parts, min_side, centre)
     if any_surface:
         cands += _edge_region_cards(frame, gray, min_side, [q for _, q in cands if q.whole >= 0.9], centre, unions,
                                     edge_maps, paleness, shapes)

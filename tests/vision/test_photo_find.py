@@ -543,9 +543,7 @@ def test_an_ace_half_in_a_shadow_is_read_over_its_shaded_top():
     """boxes_train IMG_2475, its left three quarters from y = 100 down (as a camera framing less would see it): an
     ace of hearts on a table in sunlight, its top under a DVD case's shadow (the shaded paper at about 0.27 of the lit,
     and bluer). The outline stops at the shadow's edge, its index in the shade left outside; extended over the shaded
-    paper and that strip relit, the card is read. (The whole photo, the first case: with the networks checked in now,
-    corner index seed 2 and finder seed 1, its outline there begins up to 20 px below the shadow's edge, no strip of
-    shade is found beyond it, and the ace is not read.)"""
+    paper and that strip relit, the card is read. (The whole photo: the next test.)"""
     from vision.recognise import Recogniser
 
     img = np.ascontiguousarray(_photo("boxes", "train", "IMG_2475.JPG")[100:, :289])
@@ -553,6 +551,21 @@ def test_an_ace_half_in_a_shadow_is_read_over_its_shaded_top():
     assert [r.code for r in reads] == ["AH"]
     top = min(float(p[1]) for p in reads[0].quad)
     assert top < 190  # (the shadow's edge crosses the card at y = 212-220 of the crop; the card's top lies at 164)
+
+
+def test_an_ace_whose_lit_part_is_no_cards_shape_is_found_over_its_shaded_top(monkeypatch):
+    """boxes_train IMG_2475 whole: the shadow's edge crosses the ace 50 px below its top, and its lit part (152 x 168
+    px) is no card's shape, so no view outlined it and nothing was found. That pale rectangle is now looked beyond for
+    the same paper in shade (``shadowed.SHADE_PIECES``): the card is outlined to its top and read."""
+    from vision import shadowed
+    from vision.recognise import Recogniser
+
+    img = _photo("boxes", "train", "IMG_2475.JPG")
+    reads = Recogniser().identify(img)
+    assert [r.code for r in reads] == ["AH"]
+    assert min(float(p[1]) for p in reads[0].quad) < 266  # (the card's top lies at 258, the shadow's edge at 310)
+    monkeypatch.setattr(shadowed, "SHADE_PIECES", False)
+    assert Recogniser().identify(img) == []
 
 
 def test_a_small_frames_lone_card_seen_obliquely_is_looked_for_again_enlarged(monkeypatch):
