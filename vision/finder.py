@@ -162,7 +162,8 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
     shapes = Shapes()  # (their areas and hulls)
     edge_maps: list[np.ndarray] = []
     fitted = np.zeros((0, 4), np.int64)
-    # (the pale regions of no card's shape: a card a shadow's edge crosses is in such parts, ``vision.shadowed``)
+    # (a card a shadow's edge crosses is in parts, ``vision.shadowed``: the pale regions of no card's shape, looked
+    # beyond for paper in shade, and every region of the pale-regions view, which may be joined across the edge)
     pieces: list[np.ndarray] = []
     parts: list[np.ndarray] = []
     for src, grow, how in ((regions, True, cv2.RETR_EXTERNAL), (blobs, False, cv2.RETR_EXTERNAL),

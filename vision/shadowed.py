@@ -164,8 +164,8 @@ def _table_ratio(frame: np.ndarray, point: np.ndarray, along: np.ndarray, normal
 
 def joined_across_shadow(frame: np.ndarray, mask: np.ndarray, parts: list[np.ndarray], min_side: float,
                          centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
-    """Card outlines (score, quad) from pale regions of the frame (``parts``, contours of no card's shape; ``mask``:
-    the card mask) joined across a shadow's edge (above); ``centre`` as for ``quad_from_contour``."""
+    """Card outlines (score, quad) from regions of the pale-regions view (``parts``, contours in ``frame``, disjoint;
+    ``mask``: the card mask) joined across a shadow's edge (above); ``centre`` as for ``quad_from_contour``."""
     # (no part larger than the largest card ``_card_sized`` allows: a table's region is left out before its pairs)
     largest = SHADE_PIECE_SIDE ** 2 * CARD_ASPECT[1] * min(frame.shape[:2]) ** 2
     parts = [c for c in parts if SHADOW_PART_MIN * min_side * min_side <= cv2.contourArea(c) <= largest]
