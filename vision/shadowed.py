@@ -130,6 +130,7 @@ def _median_ratio(frame: np.ndarray, dark: np.ndarray, light: np.ndarray, origin
 
 
 def _is_shadow(ratio: np.ndarray | None) -> bool:
+    """Whether a step's per-channel ratio (shade over light) is a shadow's: in ``SHADOW_RATIO``, the channels alike."""
     return (ratio is not None and SHADOW_RATIO[0] <= float(ratio.min()) and float(ratio.max()) <= SHADOW_RATIO[1]
             and float(ratio.max() - ratio.min()) <= SHADOW_ALIKE)
 
