@@ -575,10 +575,28 @@ def altered(img: np.ndarray, alter: str, name: str) -> tuple[np.ndarray, float]:
     return out, out.shape[1] / img.shape[1]
 
 
+def _views(img: np.ndarray, photo: Photo, scale: float, alter: str | None
+           ) -> Iterator[tuple[np.ndarray, Photo, float, np.ndarray | None]]:
+    """What ``run_set`` reads of one photo (``img``, shrunk by ``scale``) changed by ``alter``: each frame, the photo
+    its reads are scored against, the scale of that photo's labels in the frame, and the homography taking the frame's
+    points back onto the photo (None: the same points). One frame, or with ``CLOSEUP`` one per whole card."""
+    if alter == CLOSEUP:
+        for frame, close in closeups(img, photo, scale):
+            yield frame, close, 1.0, None
+        return
+    back = None
+    if alter in GEOMETRIC:
+        img, back = seen_otherwise(img, alter)
+    elif alter is not None:
+        img, k = altered(img, alter, os.path.basename(photo.path))
+        scale *= k
+    yield img, photo, scale, back
+
+
 def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
             progress: Callable[[str], None] | None = None, alter: str | None = None) -> SetResult:
     """Identify every photo of a set with ``rec`` (a ``vision.recognise.Recogniser``) and score it (each photo
-    changed by ``alter`` first, one of ``ALTERATIONS``)."""
+    changed by ``alter`` first, one of ``ALTERATIONS``, ``GEOMETRIC`` or ``CLOSEUP``: ``_views``)."""
     res = SetResult(photo_set.name)
     for photo in photo_set.photos:
         try:
@@ -588,26 +606,14 @@ def run_set(rec: object, photo_set: PhotoSet, max_side: int = 1920,
             # is left out of the counts and named in the report)
             res.unreadable.append(os.path.basename(photo.path))
             continue
-        if alter == CLOSEUP:
-            for frame, close in closeups(img, photo, scale):
-                t = time.perf_counter()
-                reads = rec.identify(frame)  # type: ignore[attr-defined]
-                res.ms.append((time.perf_counter() - t) * 1000)
-                score_photo(close, reads, 1.0, res)
-            continue
-        back = None
-        if alter in GEOMETRIC:
-            img, back = seen_otherwise(img, alter)
-        elif alter is not None:
-            img, k = altered(img, alter, os.path.basename(photo.path))
-            scale *= k
-        t = time.perf_counter()
-        reads = rec.identify(img)  # type: ignore[attr-defined]
-        res.ms.append((time.perf_counter() - t) * 1000)
-        if back is not None:
-            for r in reads:
-                r.quad = cv2.perspectiveTransform(np.asarray(r.quad, np.float32)[None], back)[0]
-        score_photo(photo, reads, scale, res)
+        for frame, scored, k, back in _views(img, photo, scale, alter):
+            t = time.perf_counter()
+            reads = rec.identify(frame)  # type: ignore[attr-defined]
+            res.ms.append((time.perf_counter() - t) * 1000)
+            if back is not None:
+                for r in reads:
+                    r.quad = cv2.perspectiveTransform(np.asarray(r.quad, np.float32)[None], back)[0]
+            score_photo(scored, reads, k, res)
     if progress:
         progress(f"{photo_set.name}: {res.row()}")
     return res

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_ASPECT, Quad
+from vision.geometry import CARD_ASPECT, Quad, boxes_apart, row_lengths
 from vision.regions import quad_from_contour, rim_pale, size_bonus
 from vision.shade import extended_into_shade
 
@@ -27,7 +27,7 @@ SHADE_PIECE_LONG = 3.0
 SHADE_PIECE_SIDE = 0.6
 
 
-def _card_sized(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+def _fits_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Whether an outline joined or extended here may be a card: inside the frame (within 2 px), and its shorter
     side at most ``SHADE_PIECE_SIDE`` of the frame's. (A pale table with a shadow across it is pale parts too, and
     their union can have a card's shape: boxes_train IMG_2509 blurred, a table top 343 x 443 px in a 378 x 504 photo,
@@ -37,7 +37,7 @@ def _card_sized(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     if float(quad[:, 0].min()) < -2 or float(quad[:, 1].min()) < -2 or float(quad[:, 0].max()) > w + 1 \
             or float(quad[:, 1].max()) > h + 1:
         return False
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = row_lengths(quad - np.roll(quad, -1, axis=0))
     return float(min(sides[0] + sides[2], sides[1] + sides[3])) / 2 <= SHADE_PIECE_SIDE * min(h, w)
 
 
@@ -64,7 +64,7 @@ def shade_pieces(frame: np.ndarray, mask: np.ndarray, pieces: list[np.ndarray], 
         if shaded is None:
             continue
         ext = shaded[0]
-        if not _card_sized(ext, frame.shape):
+        if not _fits_frame(ext, frame.shape):
             continue
         pale = rim_pale(mask, box)
         if pale < 0.6:
@@ -107,8 +107,8 @@ SHADOW_PART_MIN = 0.25  # of the smallest card side squared: a smaller part is a
 SHADOW_SOLID = 0.95
 SHADOW_WHOLE = 0.8
 # a joined outline ranks below a view's outline of the card at the same rim (the view's is its own edges, the union
-# is closed over the edge lines between its parts): boxes_train cam_image10's ten of spades, found by a view and read
-# at 0.99, was read at 0.83 on its joined outline when that ranked first
+# is closed over the edge lines between its parts): boxes_train cam_image10's ten of spades under the photo bench's
+# band, found by a view and read at 0.99, was read at 0.83 on its joined outline when that ranked first
 SHADOW_SCORE_BELOW = 0.3
 
 
@@ -118,15 +118,13 @@ def _near_band(a: np.ndarray, b: np.ndarray, reach: int) -> np.ndarray:
     return cv2.bitwise_and(a, cv2.dilate(b, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)))
 
 
-def _median_ratio(frame: np.ndarray, dark: np.ndarray, light: np.ndarray, origin: tuple[int, int]) -> np.ndarray | None:
-    """Per channel, the median of ``frame`` over the mask ``dark`` over that over the mask ``light`` (masks of an ROI
-    at ``origin``); None where either is empty or the light side is black."""
+def _median_levels(frame: np.ndarray, masks: tuple[np.ndarray, np.ndarray], origin: tuple[int, int]
+                   ) -> list[np.ndarray] | None:
+    """Per channel, the median of ``frame`` over each of two masks of an ROI at ``origin``; None where one is empty."""
     x0, y0 = origin
-    roi = frame[y0 : y0 + dark.shape[0], x0 : x0 + dark.shape[1]]
-    levels = [np.median(roi[m > 0], axis=0) for m in (dark, light) if np.count_nonzero(m)]
-    if len(levels) < 2 or float(levels[1].min()) < 20:
-        return None
-    return levels[0] / levels[1]
+    roi = frame[y0 : y0 + masks[0].shape[0], x0 : x0 + masks[0].shape[1]]
+    levels = [np.median(roi[m > 0], axis=0) for m in masks if np.count_nonzero(m)]
+    return levels if len(levels) == 2 else None
 
 
 def _is_shadow(ratio: np.ndarray | None) -> bool:
@@ -167,7 +165,7 @@ def joined_across_shadow(frame: np.ndarray, mask: np.ndarray, parts: list[np.nda
                          centre: tuple[float, float] | None = None) -> list[tuple[float, Quad]]:
     """Card outlines (score, quad) from regions of the pale-regions view (``parts``, contours in ``frame``, disjoint;
     ``mask``: the card mask) joined across a shadow's edge (above); ``centre`` as for ``quad_from_contour``."""
-    # (no part larger than the largest card ``_card_sized`` allows: a table's region is left out before its pairs)
+    # (no part larger than the largest card ``_fits_frame`` allows: a table's region is left out before its pairs)
     largest = SHADE_PIECE_SIDE ** 2 * CARD_ASPECT[1] * min(frame.shape[:2]) ** 2
     parts = [c for c in parts if SHADOW_PART_MIN * min_side * min_side <= cv2.contourArea(c) <= largest]
     if len(parts) < 2:
@@ -186,12 +184,13 @@ def joined_across_shadow(frame: np.ndarray, mask: np.ndarray, parts: list[np.nda
             i = parent[i]
         return i
 
+    # (each part's box, and that box grown by the gap: neighbours are parts whose boxes lie within the gap)
+    boxes = [(float(x), float(y), float(x + w), float(y + h)) for x, y, w, h in rects.tolist()]
+    grown = [(x0 - g, y0 - g, x1 + g, y1 + g) for x0, y0, x1, y1 in boxes]
     joined = False
     for i in range(len(parts)):
-        xi, yi, wi, hi = rects[i]
         for j in range(i + 1, len(parts)):
-            xj, yj, wj, hj = rects[j]
-            if xj > xi + wi + g or xi > xj + wj + g or yj > yi + hi + g or yi > yj + hj + g:
+            if boxes_apart(grown[i], boxes[j]):
                 continue
             if root(i) != root(j) and _shadow_between(frame, labels, parts, i, j, rects, min_side):
                 parent[root(i)] = root(j)
@@ -218,7 +217,7 @@ def joined_across_shadow(frame: np.ndarray, mask: np.ndarray, parts: list[np.nda
             continue
         c = max(contours, key=cv2.contourArea) + np.array([x0, y0], np.int32)
         q = quad_from_contour(c, min_side, centre)
-        if q is None or q.whole < SHADOW_WHOLE or not _card_sized(q.pts, frame.shape):
+        if q is None or q.whole < SHADOW_WHOLE or not _fits_frame(q.pts, frame.shape):
             continue
         if cv2.contourArea(c) < SHADOW_SOLID * cv2.contourArea(cv2.convexHull(c)):
             continue
@@ -272,15 +271,17 @@ def _shadow_between(frame: np.ndarray, labels: np.ndarray, parts: list[np.ndarra
         return False
     # the parts' levels along the edge: which is the shade, and by how much
     near_a, near_b = _near_band(ma, mb, SHADOW_NEAR), _near_band(mb, ma, SHADOW_NEAR)
-    ratio = _median_ratio(frame, near_a, near_b, (x0, y0))
-    if ratio is None:
+    levels = _median_levels(frame, (near_a, near_b), (x0, y0))
+    # (a level under 20 is black, no light to take a share of: b's, and a's where it is the lighter)
+    if levels is None or float(levels[1].min()) < 20:
         return False
-    dark_a = float(ratio.mean()) < 1
-    if not dark_a:
-        ratio = _median_ratio(frame, near_b, near_a, (x0, y0))
+    level_a, level_b = levels
+    dark_a = float((level_a / level_b).mean()) < 1
+    if not dark_a and float(level_a.min()) < 20:
+        return False
+    ratio = level_a / level_b if dark_a else level_b / level_a
     if not _is_shadow(ratio):
         return False
-    assert ratio is not None
     # the shade's side of the line: the darker part's
     dark_centre = np.argwhere((near_a if dark_a else near_b) > 0)[:, ::-1].mean(axis=0) + np.float32([x0, y0])
     if float((dark_centre - point) @ normal) < 0:

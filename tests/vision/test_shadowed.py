@@ -108,11 +108,11 @@ def test_two_overlapping_cards_under_one_shadow_are_not_joined_into_one(monkeypa
 
 
 def test_an_outline_joined_or_extended_must_lie_in_the_frame_and_be_no_wider_than_a_card_can_be():
-    """``_card_sized``: inside the frame (within 2 px) and its shorter side at most 0.6 of the frame's (a table top
+    """``_fits_frame``: inside the frame (within 2 px) and its shorter side at most 0.6 of the frame's (a table top
     with a shadow across it is pale parts that can join to a card's shape)."""
     shape = (504, 378, 3)
     card = np.float32([[100, 100], [240, 100], [240, 300], [100, 300]])
-    assert shadowed._card_sized(card, shape)
-    assert not shadowed._card_sized(card - [110, 0], shape)  # (a third of it off the frame's left)
+    assert shadowed._fits_frame(card, shape)
+    assert not shadowed._fits_frame(card - [110, 0], shape)  # (a third of it off the frame's left)
     table = np.float32([[10, 60], [360, 60], [360, 500], [10, 500]])
-    assert not shadowed._card_sized(table, shape)  # (350 px wide, 0.6 of 378 is 227)
+    assert not shadowed._fits_frame(table, shape)  # (350 px wide, 0.6 of 378 is 227)
