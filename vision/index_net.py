@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pips import HEART_NOTCH, NUMBER_RANKS, Pips, SuitModel, components, notched_suit, pip_suit
+from vision.pips import HEART_NOTCH, NUMBER_RANKS, Pips, SuitModel, components, notched_suit, pip_suit, yellowness
 from vision.quantiles import percentile
 
 MODEL_PATH = os.path.join(os.path.dirname(__file__), "index_net.onnx")
@@ -512,7 +512,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
-                       _suit_probability(ir, colour) if ok else 0.0, p, colour)
+                       _suit_probability(ir, colour, p) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
         # one index in view, no pip layout: the other corner must be covered (``CornerRead.covered``); the corner
         # alone then names the card, by a threshold of its own per path (its tuning reads are in ``index_net.json``).
@@ -530,6 +530,8 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and (shape in RED) == (ir.suit in RED):
             ok = False  # (``LOOSE_SHAPE``)
+        if ir.rank in COURTS and group >= COURT_ONE_GROUP:
+            ok = False  # (``COURT_ONE_GROUP``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
                        ir.p_suit if ok else 0.0, None, colour, group, middle, shape)
@@ -551,6 +553,15 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
                    shape)
 
 
+# a court named by its one corner in view ('court_one') whose field shows this many alike pip-like shapes or more
+# (``vision.pips.read_pips``'s group) is unsure: it is more likely a number card from seven up, its outline off the
+# card so that its other corner looked covered. KDE's jolly-royal ten of hearts half under a hand, outlined a fifth too
+# tall, was named the KH at 0.972 by the corner the outline cut through its "10" (scene 500941 of
+# ``python -m tools.wrong_sweep --themes fresh --first 500900``); its field showed 8 hearts. The courts this path reads
+# right show groups of 6 at most: on the development photos (a session script), and in 60 scenes of each tuning and
+# KDE design (51 reads). (A court read by both corners may show more - up to 9 on the photos, a picture's ornaments -
+# and keeps its two looks at the index)
+COURT_ONE_GROUP = 7
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)
 PIP_SHAPE_BAR = 0.3
@@ -728,9 +739,16 @@ JOINT_SUIT_FLOOR = 0.6
 # (``tools.photo_bench --alter blur``) boxes_train 366 -> 357, boxes_test 100 -> 96. No heart or diamond was named
 # wrong so, and the red pair's joint reads 8 more of boxes_train's blurred cards
 JOINT_BLACK_SUIT = False
+# a card whose pips lean this far or further from red toward yellow (``pips.yellowness``) has no joint probability
+# within the red pair, whatever its index's ink: aisleriot swiss-xvii's nine of bells (scene 500914 of the held-out
+# sweep, ``python -m tools.wrong_sweep --themes held --first 500900``), its index printed red, its nine yellow bells
+# counted as red pips, each corner naming a heart at 0.77: the joint made that 0.91, and the card was named 9H. Its
+# bells measure 0.77; red pips at most 0.15 on the development photos and 0.13 on the drawn designs; a four-colour
+# deck's orange diamonds 0.70-0.93 (their index sometimes taken for red ink: then they lose the joint, not a read)
+YELLOW_PIPS = 0.4
 
 
-def _suit_probability(ir: IndexRead, colour: str) -> float:
+def _suit_probability(ir: IndexRead, colour: str, pips: Pips | None = None) -> float:
     """The probability of the suit behind a reading of two corners that name the same card (the ``two``, ``court``
     and ``ace`` paths): the smaller of the corners' own or, if larger, the corners' joint one within the pair the
     ink's colour names - when the ink is red or black and each corner gives the suit at least ``JOINT_SUIT_FLOOR``.
@@ -746,8 +764,11 @@ def _suit_probability(ir: IndexRead, colour: str) -> float:
     as a heart by both corners at 0.80 and 0.87, the rest on the spade, and its red ink would have settled that
     doubt the wrong way; and without a colour the corners can be wrong together across the pairs (boxes_train
     IMG_2434 blurred: an ace of spades, its ink too pale to name a colour from one outline, read AD by both corners
-    at 0.92 and 0.89)."""
+    at 0.92 and 0.89). Nor does red ink name the pair where the card's pips (``pips``, when found) are not red but
+    orange or yellow (``YELLOW_PIPS``): a suit of some other pattern whose index is printed red."""
     if ir.seen != 2 or colour not in ("red", "black") or ir.p_suit < JOINT_SUIT_FLOOR:
+        return ir.p_suit
+    if colour == "red" and pips is not None and yellowness(pips) >= YELLOW_PIPS:
         return ir.p_suit
     pair = RED if colour == "red" else BLACK
     if ir.suit not in pair or (pair == BLACK and not JOINT_BLACK_SUIT):

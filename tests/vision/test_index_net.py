@@ -299,6 +299,13 @@ def test_a_court_read_by_one_corner_needs_the_other_to_show_no_index():
         ir = index_net.IndexRead("K", "D", 0.98, 0.98, False, [corner("K", "D", 0.98, 0.98), other])
         r = index_net._decide(ir, None, colour, 3)
         assert r.path == "court_one" and r.label == "KD" and (r.score > 0) == named, (other, colour, r)
+    # a field of seven alike pip-like shapes or more: a number card from seven up, its outline off the card (KDE
+    # jolly-royal's ten of hearts under a hand, its field showing 8 hearts, named the KH by one corner)
+    blank = corner("-", "-", 0.99, 0.99)
+    for group, named in ((index_net.COURT_ONE_GROUP - 1, True), (index_net.COURT_ONE_GROUP, False), (8, False)):
+        r = index_net._decide(index_net.IndexRead("K", "H", 0.98, 0.98, False, [blank, corner("K", "H", 0.98, 0.98)]),
+                              None, "red", group)
+        assert r.path == "court_one" and (r.score > 0) == named, (group, r)
     th = index_net.load_thresholds()
     assert th["court_one"] >= 0.97
     sure = index_net._decide(index_net.IndexRead("K", "D", 0.98, 0.98, False, [corner("K", "D", 0.98, 0.98),
@@ -417,6 +424,14 @@ def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(
     nine = pips.Pips(9, True, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0)  # (no glyphs cut)
     two = read(heart, rank="9", p=nine)
     assert two.path == "two" and two.label == "9H" and index_net.accepts(two, th), two
+    # pips of another hue than the red index (aisleriot swiss-xvii's nine of bells, its bells' ink as measured
+    # there, B G R shares of the paper's): no joint, each corner's own - unsure. A red pip's ink keeps the joint
+    bells = pips.Pips(9, True, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0, ink=(0.068, 0.349, 0.435))
+    red_ink = pips.Pips(9, True, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0, ink=(0.24, 0.35, 0.95))
+    assert pips.yellowness(bells) >= index_net.YELLOW_PIPS > pips.yellowness(red_ink) > 0
+    assert read(heart, rank="9", p=bells).p_suit == pytest.approx(0.74)
+    assert not index_net.accepts(read(heart, rank="9", p=bells), th)
+    assert index_net.accepts(read(heart, rank="9", p=red_ink), th)
     # the same doubt between the black suits: each corner's own, unsure
     club = ((0.25, 0.0, 0.0, 0.74), (0.2, 0.01, 0.0, 0.78))
     assert read(club, colour="black").p_suit == pytest.approx(0.74)
@@ -594,6 +609,28 @@ def test_one_corner_is_not_taken_against_the_shape_of_the_cards_own_pips(aisleri
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(index_net, "LOOSE_SHAPE", False)
     assert _wrong_reads(scene) == ["3C"]
+
+
+def test_yellow_pips_under_a_red_index_do_not_make_the_red_pair_sure(aisleriot_deck, monkeypatch):
+    """aisleriot swiss-xvii's nine of bells (scene 500914, generic; a held-out design): its index is printed red, its
+    nine bells yellow, counted as red pips, and each corner read a heart at 0.77. The joint within the red pair made
+    that 0.91, and the card was named the 9H. Pips that lean from red toward yellow (``YELLOW_PIPS``) give no joint:
+    now it is unsure, and the scene's other reads stand."""
+    scene = _scene(aisleriot_deck("swiss-xvii"), 500914)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "YELLOW_PIPS", 9.0)
+    assert _wrong_reads(scene) == ["9H"]
+
+
+def test_a_court_by_one_corner_over_a_field_of_pips_is_unsure(kde_deck, monkeypatch):
+    """KDE's jolly-royal ten of hearts half under a hand (scene 500941, generic), outlined a fifth too tall: the
+    outline's far corner lay on the mat (no index: covered) and its near one cut through the "10", which the network
+    read as a king at 0.97. Its field showed eight alike hearts, which no court this path reads right shows
+    (``COURT_ONE_GROUP``): now it is unsure, and the scene's other reads stand."""
+    scene = _scene(str(kde_deck("jolly-royal")), 500941)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "COURT_ONE_GROUP", 99)
+    assert _wrong_reads(scene) == ["KH"]
 
 
 def test_the_pips_of_a_card_lying_across_a_covered_card_are_not_its_own(poker_photo):
