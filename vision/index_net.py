@@ -558,9 +558,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
 # card so that its other corner looked covered. KDE's jolly-royal ten of hearts half under a hand, outlined a fifth too
 # tall, was named the KH at 0.972 by the corner the outline cut through its "10" (scene 500941 of
 # ``python -m tools.wrong_sweep --themes fresh --first 500900``); its field showed 8 hearts. The courts this path reads
-# right show groups of 6 at most: on the development photos (a session script), and in 60 scenes of each tuning and
-# KDE design (51 reads). (A court read by both corners may show more - up to 9 on the photos, a picture's ornaments -
-# and keeps its two looks at the index)
+# right mostly show groups of 6 at most: on the development photos (a session script), and in 60 scenes of each tuning
+# and KDE design (51 reads). Cost over the tuning sweep of scenes 500450-599: 1 of 11,325 right reads (anglo_bitmap's
+# queen of hearts, whose picture holds 7 alike hearts). At 8 that one would be kept, but a ten or a nine with two of
+# its pips hidden shows 7 or 8. (A court read by both corners may show more - up to 9 on the photos, a picture's
+# ornaments - and keeps its two looks at the index)
 COURT_ONE_GROUP = 7
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)
