@@ -280,6 +280,31 @@ def test_one_corner_needs_the_other_blank_when_the_ink_does_not_back_its_suit():
         assert r.path == "one" and (r.score > 0) == named, (other, colour, r)
 
 
+def test_pips_beside_a_covered_corner_do_not_back_a_weak_rank(aisleriot_deck, monkeypatch):
+    """The 'one' path names a number card by its pip count and one corner, whose rank may be weak (the pips are the
+    second look at it). Where the other corner is covered, what covers it may hide pips too: aisleriot lattmann's
+    six of spades, its top third under a hand, outlined to the hand's edge, showed a clean four's layout, and its one
+    corner read a 4 at 0.51 - named the 4S (scene 501116). Beside a covered corner the rank must be the corner's own
+    (``COVERED_PIPS_RANK_P``); beside an index the network cannot read (glare), the path's own bar holds."""
+    from vision import pips
+
+    def corner(rank, suit, p_rank, p_suit):
+        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
+
+    four = pips.Pips(4, False, np.zeros((4, 0), np.float32), np.ones(4, bool), 1.0, 0.0, hueless=True)
+    th = index_net.load_thresholds()
+    for other, p_rank, named in ((corner("-", "-", 0.96, 0.98), 0.51, False),  # covered: the rank its own
+                                 (corner("-", "-", 0.96, 0.98), 0.95, True),
+                                 (corner("-", "-", 0.6, 0.7), 0.51, True)):  # an unreadable index: pips back it
+        ir = index_net.IndexRead("4", "S", p_rank, 0.95, False, [other, corner("4", "S", p_rank, 0.95)])
+        r = index_net._decide(ir, four, "black")
+        assert r.path == "one" and index_net.accepts(r, th) == named, (other, p_rank, r)
+    scene = _scene(aisleriot_deck("lattmann"), 501116)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "COVERED_PIPS_RANK_P", 0.0)
+    assert _wrong_reads(scene) == ["4S"]
+
+
 def test_a_court_read_by_one_corner_needs_the_other_to_show_no_index():
     """The 'court_one' path: a court whose other index is covered (boxes/train IMG_2543, a king of diamonds read
     KD 0.98 / 0.98 in its one corner in view, the other showing none at 0.99) is named by that corner alone, past
