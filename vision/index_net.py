@@ -563,7 +563,8 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
 # four pips in a clean four's layout, and its one corner read a 4 at 0.51: it was named the 4S (scene 501116,
 # ``python -m tools.wrong_sweep --themes held --first 501050``). Measured (a session script): the development photos'
 # accepted reads on this path give the rank at 0.95 or more; of those of 40 scenes of each tuning design (57), one
-# with a covered corner gave it under 0.9
+# with a covered corner gave it under 0.9. Cost over the tuning sweep of scenes 500450-599: 3 of 11,324 right reads
+# (bellot's 4S, slavic_costumes' 6S, simplistic's 6H, each partly covered, its corner's rank 0.6-0.8)
 COVERED_PIPS_RANK_P = 0.9
 # a court named by its one corner in view ('court_one') whose field shows this many alike pip-like shapes or more
 # (``vision.pips.read_pips``'s group) is unsure: it is more likely a number card from seven up, its outline off the

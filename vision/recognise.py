@@ -934,14 +934,33 @@ def _letter_seen_first(n: index_net.NetRead, first: index_net.NetRead) -> bool:
     chances to look like one: aisleriot rheinland's blurred jack of diamonds (a German B, scene 500728, generic),
     first read 'K' at 0.68 by one corner and '-' beside a diamond at 0.955 by the other, was named the KD at 0.951
     from the fourth of six other outlines (the other five 0.60-0.82). On the development photos no court read from
-    another outline had shown such a corner (42 cards read so, a session script)."""
-    assert first.index is not None
-    return LETTER_SEEN_FIRST and n.label[:1] in index_net.COURTS and any(
-        c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P for c in first.index.corners)
+    another outline had shown such a corner (42 cards read so, a session script). Nor, for a court named by one corner
+    alone, had that corner shown its suit surely and the rank doubtfully in the first cut (``LETTER_DOUBTED_P``)."""
+    assert first.index is not None and n.index is not None
+    if n.label[:1] not in index_net.COURTS:
+        return False
+    if LETTER_SEEN_FIRST and any(c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P
+                                 for c in first.index.corners):
+        return True
+    # a court named by one corner alone ('court_one'): that corner's first cut (``LETTER_DOUBTED_P``)
+    named = [i for i, c in enumerate(n.index.corners) if c.is_index]
+    if n.path != "court_one" or len(named) != 1:
+        return False
+    was = first.index.corners[named[0]]
+    return was.p_suit >= LETTER_SUIT_P and not (was.rank == n.label[0] and was.p_rank >= LETTER_DOUBTED_P)
 
 
 LETTER_SEEN_FIRST = True
 LETTER_SUIT_P = 0.9
+# a court named from another outline by one corner alone ('court_one') whose first cut of that corner showed its suit
+# surely (``LETTER_SUIT_P``) and that rank under this: the corner was in view, its letter doubtful, and cutting it
+# again only gives the letter more chances to look like J, Q or K - aisleriot rheinland's jack of diamonds (a German
+# B) half covered, first read 'K' at 0.65 beside a diamond at 0.98, was named the KD at 0.970 from the fifth of six
+# other outlines (scene 501340, ``python -m tools.wrong_sweep --themes held --first 501200``). The development photos'
+# courts named so had read that rank at 0.908-0.998 in the first cut (14 cards, a session script). Cost over the
+# tuning sweep of scenes 500450-599: 2 of 11,324 right reads (atlasnye_skat's KS, first cut 0.52; anglo_modern's JD,
+# 0.79)
+LETTER_DOUBTED_P = 0.8
 
 
 # the suit probability a blurred black court needs on another outline (``_blurred_black_court``): over the 0.963 of

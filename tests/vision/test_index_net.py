@@ -688,3 +688,17 @@ def test_a_court_whose_first_cut_showed_an_unknown_letter_is_not_named_from_othe
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(recognise, "LETTER_SEEN_FIRST", False)
     assert _wrong_reads(scene) == ["KD"]
+
+
+def test_a_court_by_one_corner_whose_first_cut_doubted_its_letter_is_not_named_from_other_outlines(aisleriot_deck,
+                                                                                                    monkeypatch):
+    """aisleriot rheinland's jack of diamonds (a German B) half covered, scene 501340 (generic): its one corner in
+    view first read 'K' at 0.65 beside a diamond at 0.98, the other corner covered. Cut again from six other outlines,
+    the fifth read the KD at 0.970 - the 'court_one' bar - and named it. That corner's suit was in view in the first
+    cut and its letter doubtful there, so no other outline names the court now (``recognise.LETTER_DOUBTED_P``)."""
+    from vision import recognise
+
+    scene = _scene(aisleriot_deck("rheinland"), 501340)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_DOUBTED_P", 0.0)
+    assert _wrong_reads(scene) == ["KD"]
