@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_ASPECT, Quad, boxes_apart, row_lengths
+from vision.geometry import CARD_ASPECT, Quad, bounding_box, boxes_apart, row_lengths
 from vision.regions import quad_from_contour, rim_pale, size_bonus
 from vision.shade import extended_into_shade
 
@@ -34,8 +34,8 @@ def _fits_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     which then dropped the king of spades lying on it as a part of itself; that union is also less convex than
     ``SHADOW_SOLID`` asks.)"""
     h, w = shape[:2]
-    if float(quad[:, 0].min()) < -2 or float(quad[:, 1].min()) < -2 or float(quad[:, 0].max()) > w + 1 \
-            or float(quad[:, 1].max()) > h + 1:
+    x0, y0, x1, y1 = bounding_box(quad)
+    if x0 < -2 or y0 < -2 or x1 > w + 1 or y1 > h + 1:
         return False
     sides = row_lengths(quad - np.roll(quad, -1, axis=0))
     return float(min(sides[0] + sides[2], sides[1] + sides[3])) / 2 <= SHADE_PIECE_SIDE * min(h, w)

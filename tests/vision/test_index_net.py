@@ -262,14 +262,17 @@ def test_a_high_card_with_an_object_across_its_pips_is_read_by_the_pips_left(par
     assert index_net._group_fits("T", 6) and not index_net._group_fits("5", 4) and not index_net._group_fits("K", 9)
 
 
+def corner(rank: str, suit: str, p_rank: float, p_suit: float) -> index_net.CornerRead:
+    """A corner's reading as the network gives it (its probability vectors left empty: the decision reads the four
+    numbers)."""
+    return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
+
+
 def test_one_corner_needs_the_other_blank_when_the_ink_does_not_back_its_suit():
     """The 'one' path (pips and one corner): with red or black ink the colour backs the suit; with other ink (a
     four-colour deck, or a Swiss deck's shields) the other corner must show no index at all, and a rank read there
     without a suit leaves the card unsure (aisleriot swiss-xvii's seven of shields was named 7H)."""
     from vision import pips
-
-    def corner(rank, suit, p_rank, p_suit):
-        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
 
     seven = pips.Pips(7, True, np.zeros((7, 0), np.float32), np.ones(7, bool), 1.0, 0.0)  # (red, no glyphs cut)
     for other, colour, named in ((corner("7", "-", 0.7, 0.37), "other", False),
@@ -287,9 +290,6 @@ def test_pips_beside_a_covered_corner_do_not_back_a_weak_rank(aisleriot_deck, mo
     corner read a 4 at 0.51 - named the 4S (scene 501116). Beside a covered corner the rank must be the corner's own
     (``COVERED_PIPS_RANK_P``); beside an index the network cannot read (glare), the path's own bar holds."""
     from vision import pips
-
-    def corner(rank, suit, p_rank, p_suit):
-        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
 
     four = pips.Pips(4, False, np.zeros((4, 0), np.float32), np.ones(4, bool), 1.0, 0.0, hueless=True)
     th = index_net.load_thresholds()
@@ -311,9 +311,6 @@ def test_a_court_read_by_one_corner_needs_the_other_to_show_no_index():
     its own threshold (tuned, never below the corners' floor); a rank or a suit read in the other corner (aisleriot
     rheinland's jack, a German B, read as a king by one corner and '-H' by the other), a blank read unsurely, or ink
     of the other colour leaves it unsure; and before tuning the path names nothing."""
-
-    def corner(rank, suit, p_rank, p_suit):
-        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
 
     for other, colour, named in ((corner("-", "-", 0.99, 0.99), "red", True),
                                  (corner("-", "-", 0.99, 0.99), "?", True),
@@ -347,9 +344,6 @@ def test_a_number_card_read_by_one_corner_needs_the_other_covered():
     floor); the other corner showing a rank or a suit, or not surely blank, or ink of the other colour leaves it
     unsure; and before tuning the path names nothing. The pips in its outline do not count: they are mostly the
     card's on top."""
-
-    def corner(rank, suit, p_rank, p_suit):
-        return index_net.CornerRead(rank, suit, p_rank, p_suit, np.zeros(14), np.zeros(5))
 
     blank = corner("-", "-", 0.99, 0.99)
     for other, colour, group, named in ((blank, "black", 3, True),
