@@ -5,11 +5,11 @@ Data: corners cut, the way the product cuts them, from synthetic camera views of
 ``tools/aisleriot.py``) and the development desk photos of one card each (``../shared/photos/desk/template``, each card
 cut along the outline the product's finder gave it, kept in ``tools/training_outlines.json``). A view puts one card on a
 random plain or textured surface under a random homography (any rotation, perspective), at a random size down to a card
-55 px wide, lights it (gradient, colour cast, glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again
-with a jittered outline (the finder's error) and rectifies it with ``vision.geometry.rectify_for_reading`` (at twice
-the size when the product would). Suits are recoloured at random (the ink's channels permuted, so red ink becomes blue
-or green, as in four-colour decks). The 'no index' class: the corners of backs and jokers, the middle of the cards
-(pictures, pips), bare surface.
+55 px wide (``MIN_WIDTH``; ``run``'s ``small_views`` more of each card down to 36 px), lights it (gradient, colour cast,
+glare, shadow), blurs it, adds sensor noise and JPEG, then finds it again with a jittered outline (the finder's error)
+and rectifies it with ``vision.geometry.rectify_for_reading`` (at twice the size when the product would). Suits are
+recoloured at random (the ink's channels permuted, so red ink becomes blue or green, as in four-colour decks). The 'no
+index' class: the corners of backs and jokers, the middle of the cards (pictures, pips), bare surface.
 
 Held out, never trained on: the drawn decks ornamental, paris, tango; the aisleriot themes in ``TUNE_THEMES`` (for
 choosing the reader's thresholds) and ``HELD_OUT_THEMES`` (for measuring); every photo set but desk/template.
@@ -54,6 +54,11 @@ FOREIGN_LETTERS = {"ancient_french": "JQKA", "atlasnye_skat": "JQ", "slavic_cost
 PAINTED_LETTERS = "BDVRFHPW"
 PAINTED_VARIANTS = 2  # painted copies of each trained design's courts, each letter drawn at random
 TUNE_THEMES = ["gnomangelo_bitmap", "berlin"]  # thresholds are chosen on these (never trained on)
+# a card's views are this wide (px) and more, as the camera over a table of the photographs sees them; ``run``'s
+# ``small_views`` add that many views of each card from SMALL_WIDTH to MIN_WIDTH (a webcam over a whole table sees
+# cards 35-60 px wide). Not in the shipped recipe (none): measured in session 47, ``docs/vision.md`` (*Training*)
+MIN_WIDTH = 55
+SMALL_WIDTH = 36
 HELD_OUT_THEMES = ["anglo_modern_4_color", "rheinland", "lattmann"]  # measured on, never trained or tuned on
 THEME_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "cardref", "aisleriot")
 CODES = [r + s for s in "SHDC" for r in "A23456789TJQK"]
@@ -287,9 +292,13 @@ def _labels(code: str) -> tuple[int, int]:
 NONE = (len(ix.RANKS) - 1, len(ix.SUITS) - 1)
 
 
-def samples_of(job: tuple[dict, list[str], int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs (N, H, W) and labels (rank, suit) of ``views`` camera views of each card of one source."""
-    source, codes, views, seed = job
+def samples_of(job: tuple[dict, list[str], int, int] | tuple[dict, list[str], int, int, int]
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs (N, H, W) and labels (rank, suit) of ``views`` camera views of each card of one source (cards
+    ``MIN_WIDTH`` px wide and more), and of ``small`` views more (the job's fifth item, default none) of cards
+    ``SMALL_WIDTH`` to ``MIN_WIDTH`` px wide."""
+    source, codes, views, seed = job[:4]
+    small = job[4] if len(job) > 4 else 0
     rng = np.random.default_rng(seed)
     cv2.setRNGSeed(seed % (2**31))  # cv2.randn's generator: per job, so a worker's earlier jobs do not change it
     images = source["images"]
@@ -301,8 +310,9 @@ def samples_of(job: tuple[dict, list[str], int, int]) -> tuple[np.ndarray, np.nd
         if code not in images:
             continue
         is_card = code in CODES
-        for _ in range(views):
-            width = float(np.exp(rng.uniform(np.log(55), np.log(max_w))))
+        for v in range(views + small):
+            lo, hi = (MIN_WIDTH, max_w) if v < views else (SMALL_WIDTH, min(MIN_WIDTH, max_w))
+            width = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
             img, quad = camera_view(_stroke(_recolour(images[code], rng), rng), rng, width)
             card = found_card(img, quad, rng)
             inp = ix.both_corners(card)[:, 0]
@@ -357,11 +367,14 @@ def photo_cards(folder: str, outlines: to.Outlines) -> list[tuple[str, np.ndarra
     return out
 
 
-def photo_view(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Another camera's view of a photographed card: the photo shrunk (not below a card 55 px wide), its light and
-    colours changed, perhaps its channels swapped, blurred, noised and saved as JPEG again."""
-    side = float(np.linalg.norm(quad[1] - quad[0]))
-    f = float(np.exp(rng.uniform(np.log(min(1.0, 55 / max(side, 1.0))), 0.0)))
+def photo_view(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator, small: bool = False
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Another camera's view of a photographed card: the photo shrunk (not below a card ``MIN_WIDTH`` px wide; with
+    ``small``, to one ``SMALL_WIDTH`` to ``MIN_WIDTH`` wide), its light and colours changed, perhaps its channels
+    swapped, blurred, noised and saved as JPEG again."""
+    side = max(float(np.linalg.norm(quad[1] - quad[0])), 1.0)
+    lo, hi = (SMALL_WIDTH, MIN_WIDTH) if small else (MIN_WIDTH, side)
+    f = float(np.exp(rng.uniform(np.log(min(1.0, lo / side)), np.log(min(1.0, hi / side)))))
     x0, y0 = np.maximum(np.floor(quad.min(axis=0) - 0.2 * side), 0).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0) + 0.2 * side).astype(int)
     crop = img[y0:y1, x0:x1]
@@ -387,10 +400,13 @@ def camera_finish(img: np.ndarray, rng: np.random.Generator, blur: float, noise:
     return cv2.imdecode(cv2.imencode(".jpg", out, jpeg)[1], cv2.IMREAD_COLOR)
 
 
-def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) -> tuple[np.ndarray, np.ndarray,
-                                                                                          np.ndarray]:
-    """Inputs and labels (rank, suit ignored) of ``views`` views of each photographed card of a job."""
-    cards, views, seed = job
+def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]
+                     | tuple[list[tuple[str, np.ndarray, str]], int, int, int]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs and labels (rank, suit ignored) of ``views`` views of each photographed card of a job, and of
+    ``small`` views more of it seen small (the job's fourth item, default none: ``photo_view``)."""
+    cards, views, seed = job[:3]
+    small = job[3] if len(job) > 3 else 0
     rng = np.random.default_rng(seed)
     cv2.setRNGSeed(seed % (2**31))
     xs: list[np.ndarray] = []
@@ -401,8 +417,8 @@ def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) ->
     for path, quad, rank in cards:
         if path not in cache:
             cache = {path: pb.load_photo(path, 1920)[0]}  # a job's cards come photo by photo
-        for _ in range(views):
-            img, q = photo_view(cache[path], quad, rng)
+        for v in range(views + small):
+            img, q = photo_view(cache[path], quad, rng, small=v >= views)
             for x in ix.both_corners(found_card(img, q, rng))[:, 0]:
                 xs.append(x)
                 rs.append(ix.RANKS.index(rank))
@@ -411,10 +427,10 @@ def photo_samples_of(job: tuple[list[tuple[str, np.ndarray, str]], int, int]) ->
             np.full(n, IGNORE, np.int64))
 
 
-def make_photo_data(cards: list[tuple[str, np.ndarray, str]], views: int, seed: int, workers: int = 2
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_photo_data(cards: list[tuple[str, np.ndarray, str]], views: int, seed: int, workers: int = 2,
+                    small: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``photo_samples_of`` over all the photographed cards, in fixed chunks (deterministic for any worker count)."""
-    jobs = [(cards[i : i + 40], views, seed * 100_003 + 7_777 + i) for i in range(0, len(cards), 40)]
+    jobs = [(cards[i : i + 40], views, seed * 100_003 + 7_777 + i, small) for i in range(0, len(cards), 40)]
     if not jobs:
         z = np.zeros((0, ix.INPUT_H, ix.INPUT_W), np.float32)
         return z, np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -425,9 +441,9 @@ def make_photo_data(cards: list[tuple[str, np.ndarray, str]], views: int, seed: 
 
 
 def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
-              progress: Callable[[str], None] = print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All sources' samples; each source's jobs seeded from ``seed`` and the source's position (deterministic
-    whatever the number of workers)."""
+              progress: Callable[[str], None] = print, small: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All sources' samples (``small`` views more of each card seen small: ``samples_of``); each source's jobs
+    seeded from ``seed`` and the source's position (deterministic whatever the number of workers)."""
     jobs = []
     for i, src in enumerate(sources):
         extra = [c for c in ("back", "BJ", "LJ") if c in src["images"]]
@@ -435,8 +451,8 @@ def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
             if not chunk:
                 continue
             # backs and jokers: as many views as a suit's cards together, so 'no index' is learned well
-            n = views if j < 2 else views * 4
-            jobs.append((src, chunk, n, seed * 100_003 + i * 10 + j))
+            k = 1 if j < 2 else 4
+            jobs.append((src, chunk, views * k, seed * 100_003 + i * 10 + j, small * k))
     out = []
     t = time.time()
     with Pool(workers) as pool:
@@ -556,8 +572,9 @@ def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) ->
 
 def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epochs: int = 12, seed: int = 1,
         workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None,
-        photo_views: int = 16, outlines: to.Outlines | None = None) -> dict:
+        photo_views: int = 16, outlines: to.Outlines | None = None, small_views: int = 0) -> dict:
     """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report.
+    ``small_views``: views of each card (and photographed card) more, seen ``SMALL_WIDTH`` to ``MIN_WIDTH`` px wide.
     ``outlines``: the training photos' card outlines (default: the corner network's in
     ``tools/training_outlines.json``)."""
     import torch
@@ -569,12 +586,12 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS,
                            outlines)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
-    x, yr, ys = make_data(sources, views, seed, workers, progress)
+    x, yr, ys = make_data(sources, views, seed, workers, progress, small=small_views)
     photo_corners = 0
     boxes = os.path.join(photos_root, BOXES_TRAIN) if photos_root else ""
     if os.path.isdir(boxes):
         cards = photo_cards(boxes, outlines)
-        px, pr, ps = make_photo_data(cards, photo_views, seed, workers)
+        px, pr, ps = make_photo_data(cards, photo_views, seed, workers, small=small_views)
         progress(f"{len(cards)} photographed cards of {boxes} found and labelled: {len(px)} corners")
         x, yr, ys = np.concatenate([x, px]), np.concatenate([yr, pr]), np.concatenate([ys, ps])
         photo_corners = len(px)
@@ -589,7 +606,7 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     progress("thresholds on the tuning themes")
     tune_reads = tune_views(tune_sources, max(2, views // 2), seed + 11, out)
     report = {"model": os.path.basename(out), "bytes": os.path.getsize(out), "train_corners": int(len(x)),
-              "views": views, "thresholds": choose_net_thresholds(tune_reads),
+              "views": views, "small_views": small_views, "thresholds": choose_net_thresholds(tune_reads),
               "epochs": epochs, "seed": seed, "data_s": round(t_data, 1), "train_s": round(t_train, 1),
               "total_s": round(time.time() - t0, 1), "tune_themes": evaluate(ix.IndexNet(out), vx, vr, vs),
               "photo_corners": photo_corners, "photo_views": photo_views,

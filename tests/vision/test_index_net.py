@@ -106,6 +106,28 @@ def test_training_views_are_deterministic(paris):
     assert set(a[1].tolist()) == {index_net.RANKS.index("Q"), len(index_net.RANKS) - 1}
 
 
+def test_small_views_are_added_to_the_usual_ones_and_show_the_card_narrower(paris):
+    """``run``'s ``small_views``: each card's views at ``MIN_WIDTH`` px and more stay as they were, and the small
+    ones come on top of them, the card ``SMALL_WIDTH`` to ``MIN_WIDTH`` px wide (a photographed card as a sweep of
+    seeds shows)."""
+    from tools import train_index
+
+    src = {"name": "paris", "images": paris, "max_w": 200}
+    usual = train_index.samples_of((src, ["7H"], 2, 5))
+    more = train_index.samples_of((src, ["7H"], 2, 5, 3))
+    # two corners a view (and a bare-middle sample now and then): five views give more than two
+    assert len(more[0]) >= 10 > 4 + 2 >= len(usual[0])
+    img = np.full((600, 500, 3), 200, np.uint8)
+    quad = np.array([[150, 100], [350, 100], [350, 380], [150, 380]], np.float32)
+    rng = np.random.default_rng(2)
+    for small, (lo, hi) in ((True, (train_index.SMALL_WIDTH, train_index.MIN_WIDTH)),
+                            (False, (train_index.MIN_WIDTH, 200))):
+        sides = [float(np.linalg.norm(q[1] - q[0])) for q in
+                 (train_index.photo_view(img, quad, rng, small=small)[1] for _ in range(40))]
+        assert lo - 0.5 <= min(sides) and max(sides) <= hi + 0.5, (small, min(sides), max(sides))
+        assert max(sides) - min(sides) > 0.3 * (hi - lo)  # spread over the range, not one width
+
+
 def test_a_foreign_court_letter_is_trained_as_no_rank_with_its_suit(paris):
     """A theme whose jack is not printed J (a German B, a French V): its corners are labelled 'no standard rank'
     beside their real suit; its number cards keep their ranks."""
