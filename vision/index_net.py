@@ -669,6 +669,18 @@ def corners_lean_from(ir: IndexRead, suit: str) -> bool:
     return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
 
 
+def corner_names_other_of_pair(ir: IndexRead, suit: str, p: float) -> bool:
+    """Whether a corner of ``ir`` gives the other suit of ``suit``'s colour pair at least ``p`` (index or not) while
+    none gives ``suit`` half: one corner's sign of the pair's other suit against the suit named
+    (``recognise.REREAD_OTHER_SUIT_P``)."""
+    pair = BLACK if suit in BLACK else RED if suit in RED else ""
+    if len(suit) != 1 or not pair or not ir.corners:
+        return False
+    i, j = SUITS.index(suit), SUITS.index(pair.replace(suit, ""))
+    return (max(c.suit_probs[j] for c in ir.corners) >= p
+            and max(c.suit_probs[i] for c in ir.corners) < 0.5)
+
+
 # a corner that shows a suit sign and no rank, each at least this surely, shows a letter the network does not know
 # (``letter_unknown``)
 LETTER_P = 0.9

@@ -572,11 +572,14 @@ class Recogniser:
         card is not sure, and so does another card matched better than the sure reading, even below the thresholds
         (a blurred neoclassical 5C: the 5S past the bar at score 0.85, margin 0.56; the 5C from another outline at
         0.88, margin 0.27, scene 600013). ``first``: the first outline's (label, score), which counts among them."""
-        readings = [self._read_outline(frame, v)[:5] for v in outline_variants(quad)]
-        sure = [r for r in readings if self._sure_again(r[3], r[2], r[4])]
+        variants = outline_variants(quad)
+        readings = [self._read_outline(frame, v)[:5] for v in variants]
+        sure = [i for i, r in enumerate(readings) if self._sure_again(r[3], r[2], r[4])]
         if not sure:
             return None
-        label, score, margin, ok, _ = sure[0]
+        label, score, margin, ok, _ = readings[sure[0]]
+        if self._other_suit_seen(frame, variants[sure[0]], label):
+            return None
         key = self.same.get(label, label)
         if first is not None:
             readings.append((first[0], first[1], 0.0, False, None))
@@ -584,6 +587,19 @@ class Recogniser:
                for r in readings):
             return None
         return label, score, margin, ok
+
+    def _other_suit_seen(self, frame: np.ndarray, quad: np.ndarray, label: str) -> bool:
+        """Whether a corner of the card under ``quad`` names the other suit of ``label``'s colour pair to the
+        network at ``REREAD_OTHER_SUIT_P`` while none names ``label``'s suit (``index_net.corner_names_other_of_pair``):
+        a card the templates named only from another outline is then unsure. Even on a ground the network misnamed
+        at enrollment (which ``contradicted`` leaves to the templates): the first outline's match was short of the
+        thresholds already, and two templates that differ only in their small suit signs (KDE oxygen-white's kings,
+        one picture for all four) are a few pixels apart."""
+        if not (self.cross_check and _standard_card(label)):
+            return False
+        card, big = self._cut(frame, quad)
+        return index_net.corner_names_other_of_pair(index_net.read_corners(card if big is None else big), label[1],
+                                                    REREAD_OTHER_SUIT_P)
 
     def _reread(self, frame: np.ndarray, quad: np.ndarray, scale: int,
                 first: index_net.NetRead) -> tuple[str, float, float, bool] | None:
@@ -976,6 +992,15 @@ BLURRED_BLACK_REREAD_P = 0.97
 # enrolled threshold's 0.29 let one tango 2C through as the 2S, at 0.31, in 400 reads)
 ENROLLED_REREAD_FROM = 0.7
 ENROLLED_REREAD_MARGIN = 0.4
+# a card the enrolled templates name only from another outline is unsure where a corner of that cut gives the other
+# suit of its colour pair this much to the network and none gives its own suit half (``_other_suit_seen``): KDE's
+# oxygen-white (never tuned on) draws one king for all four suits, and a KS whose first outline matched the KC short
+# of the margin (0.18) was named the KC from three more at margins 0.40-0.41, one corner reading a spade at 0.85
+# (scene 501008 of the enrolled sweep of scenes 500900-1049).
+# Cost (a session script logging every card the enrolled mode named from another outline, with that cut's corners):
+# 2 of 407 right - of the held-out and KDE designs at scenes 500900-1049, swiss-xvii's 2D (a bell read as a heart at
+# 0.96) and jolly-royal's KC (its clubs are spades to the network); of the tuning designs at 500450-599, none of 100
+REREAD_OTHER_SUIT_P = 0.8
 
 # another outline's match of another card near the bar, standing out from the deck's other cards by as much as the
 # reading that names a card read again, makes that card not sure (``Recogniser._rival_reading``): KDE's oxygen (never

@@ -290,3 +290,18 @@ def test_the_templates_rank_below_their_bar_gives_way_to_two_corners_on_another_
     monkeypatch.setattr(recognise, "RANKED_RANK_UNREAD", True)
     deck.templates.index_rank_pairs = None
     assert _read_as(folder, 500389, "9D", deck) == "8D"
+
+
+def test_a_card_named_only_from_another_outline_is_unsure_where_a_corner_shows_the_pairs_other_suit(kde_deck,
+                                                                                                      monkeypatch):
+    """KDE's oxygen-white draws one king's picture for all four suits: its KS and KC differ only in their small suit
+    signs. Scene 501008's KS, lying over a 2C, matched the KC short of the margin on its first outline (0.81, margin
+    0.18) and past the rereading margin on three others (0.40-0.41); a corner of that cut shows the network a spade
+    at 0.85 (and the club at 0.002): unsure (``REREAD_OTHER_SUIT_P``), though the network named some of this deck's
+    cards of other suits spades at enrollment."""
+    folder = kde_deck("oxygen-white")
+    deck = decklib.enroll_dir(str(folder))
+    assert "S" in deck.templates.index_suit_misnames
+    assert _read_as(folder, 501008, "KS", deck) is None
+    monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
+    assert _read_as(folder, 501008, "KS", deck) == "KC"

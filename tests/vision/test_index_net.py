@@ -718,3 +718,24 @@ def test_a_court_by_one_corner_whose_first_cut_doubted_its_letter_is_not_named_f
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(recognise, "LETTER_DOUBTED_P", 0.0)
     assert _wrong_reads(scene) == ["KD"]
+
+
+def test_one_corner_naming_the_other_suit_of_the_pair():
+    """``corner_names_other_of_pair``: a corner (index or not) gives the other suit of the named suit's colour pair
+    at least ``p`` while no corner gives the named suit half; the other colour's suits, 'no index' and a suit
+    outside the four do not count."""
+    def read(*probs):
+        corners = [index_net.CornerRead("-", "-", 0.5, 0.5, np.zeros(14), np.array(q + (1 - sum(q),), np.float32))
+                   for q in probs]
+        return index_net.IndexRead("-", "-", 0.0, 0.0, False, corners)
+
+    blank = (0.0, 0.0, 0.0, 0.0)
+    spade = read(blank, (0.85, 0.0, 0.0, 0.002))  # oxygen-white's KS as the cut named KC showed it
+    assert index_net.corner_names_other_of_pair(spade, "C", 0.8)
+    assert not index_net.corner_names_other_of_pair(spade, "C", 0.9)
+    assert not index_net.corner_names_other_of_pair(spade, "S", 0.8)  # its own suit
+    assert not index_net.corner_names_other_of_pair(spade, "H", 0.8)  # the other colour
+    assert not index_net.corner_names_other_of_pair(read((0.85, 0.0, 0.0, 0.0), (0.3, 0.0, 0.0, 0.6)), "C", 0.8)
+    assert index_net.corner_names_other_of_pair(read((0.0, 0.0, 0.9, 0.0), blank), "H", 0.8)
+    assert not index_net.corner_names_other_of_pair(read(blank, blank), "C", 0.0 + 1e-6)
+    assert not index_net.corner_names_other_of_pair(spade, "?", 0.8)
