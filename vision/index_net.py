@@ -629,12 +629,27 @@ def blurred(ir: IndexRead) -> bool:
     return bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH
 
 
-def _blurred_black_refuse(p: Pips, ir: IndexRead) -> bool:
+def blurred_as_cut(n: NetRead, cut: IndexRead) -> bool:
+    """Whether the blurred-black rules refuse the reading ``n`` of a card relit (``recognise.Recogniser._read_relit``)
+    once its blur is judged on the card as cut (``cut``: the network's reading of it before relighting), where the
+    relit corners measured sharp. Relighting evens the paper out; it takes no blur away, yet it moves the edges that
+    ``edge_width`` measures: KDE's standard jack of spades (never tuned on), blurred at widths 3.3-3.4 as cut and
+    refused as the JC at 0.70 (``BLURRED_BLACK_COURT_P``), measured 3.25 relit and was named the JC at 0.909 (scene
+    501771 of the generic sweep at 501650)."""
+    if n.label[1:] not in BLACK or n.index is None or blurred(n.index) or not blurred(cut):
+        return False
+    if n.path in PICTURE_PATHS:
+        return n.p_suit < BLURRED_BLACK_COURT_P
+    return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index, True)
+
+
+def _blurred_black_refuse(p: Pips, ir: IndexRead, is_blurred: bool | None = None) -> bool:
     """Whether a blurred black number card's pips keep a club's cue that the corners' suit denies
-    (``BLURRED_WIDTH``): then it is unsure. The notches between a club's leaves outlast a blur that makes a club's
-    outline a spade's (to the corners and to ``pips.pip_suit``): blurred as the bench blurs, the tuning designs' clubs
-    showed them on half their pips or more in 157 of 187 number cards, their spades in none (a session script: the
-    deck images resized to the canonical card, Gaussian blur of sigma 2.5).
+    (``BLURRED_WIDTH``; ``is_blurred``, when given, says whether the card is blurred): then it is unsure. The
+    notches between a club's leaves outlast a blur that makes a club's outline a spade's (to the corners and to
+    ``pips.pip_suit``): blurred as the bench blurs, the tuning designs' clubs showed them on half their pips or more
+    in 157 of 187 number cards, their spades in none (a session script: the deck images resized to the canonical
+    card, Gaussian blur of sigma 2.5).
 
     - A spade number card whose pips show a club's leaves on ``BLURRED_CLUB_NOTCHED`` of them or more (KDE's
       jolly-royal's 4C, named the 4S at 0.95: three of its four pips). Sharp, some designs draw spades with such
@@ -642,7 +657,7 @@ def _blurred_black_refuse(p: Pips, ir: IndexRead) -> bool:
       fine notches are gone. Cost over the tuning designs' reads at 150 scenes: 6 of 10,851.
     - An ace of clubs whose pip shows a spade's plain shoulders (``pips.notched_suit``; KDE standard's ornate AS,
       named the AC at 0.83, its pip's outline a club's to the discriminant). Cost over those reads: none."""
-    if ir.suit not in BLACK or not blurred(ir):
+    if ir.suit not in BLACK or not (blurred(ir) if is_blurred is None else is_blurred):
         return False
     if ir.suit == "S":
         return p.count > 1 and p.club_notched >= BLURRED_CLUB_NOTCHED

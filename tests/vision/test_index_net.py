@@ -674,6 +674,17 @@ def test_a_court_by_one_corner_over_a_field_of_pips_is_unsure(kde_deck, monkeypa
     assert _wrong_reads(scene) == ["KH"]
 
 
+def test_a_card_read_relit_keeps_the_blur_it_was_cut_with(kde_deck, monkeypatch):
+    """KDE's standard jack of spades (scene 501771, generic), blurred: as cut its corners measured 3.3-3.4 wide and
+    read the club at 0.70, refused as a blurred black court (``BLURRED_BLACK_COURT_P``). Relit, for the shadow across
+    it, they measured 3.25 and read the club at 0.909: named the JC. Relighting takes no blur away, so the blur is
+    judged on the card as cut (``index_net.blurred_as_cut``): unsure, and the scene's other reads stand."""
+    scene = _scene(str(kde_deck("standard")), 501771)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "blurred_as_cut", lambda n, cut: False)
+    assert _wrong_reads(scene) == ["JC"]
+
+
 def test_the_pips_of_a_card_lying_across_a_covered_card_are_not_its_own(poker_photo):
     """poker_table train_10's three of clubs lies under the ace of spades, whose ornate design holds spade-like shapes
     inside the three's outline; they stand at an angle to it (``pips.LOOSE_MIRROR``), so they are not taken as its
