@@ -1001,7 +1001,10 @@ ENROLLED_REREAD_MARGIN = 0.4
 # (scene 501008 of the enrolled sweep of scenes 500900-1049).
 # Cost (a session script logging every card the enrolled mode named from another outline, with that cut's corners):
 # 2 of 407 right - of the held-out and KDE designs at scenes 500900-1049, swiss-xvii's 2D (a bell read as a heart at
-# 0.96) and jolly-royal's KC (its clubs are spades to the network); of the tuning designs at 500450-599, none of 100
+# 0.96) and jolly-royal's KC (its clubs are spades to the network); of the tuning designs at 500450-599, none of 100.
+# Also jolly-royal's blurred 4C of scene 500108 (``tests/vision/test_fresh_designs.py``). Neither deck's clubs were
+# read as spades at enrollment (oxygen-white's spade misnames were of a 6H, jolly-royal's of diamonds), so the
+# enrollment's misnames cannot tell the right cases from the wrong one
 REREAD_OTHER_SUIT_P = 0.8
 
 # another outline's match of another card near the bar, standing out from the deck's other cards by as much as the
