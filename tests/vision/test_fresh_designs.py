@@ -19,6 +19,18 @@ def _read_as(deck_dir, seed: int, code: str, deck: decklib.Deck | None) -> str |
     return best.code
 
 
+def _unsure_by_the_pairs_other_suit(folder, seed: int, code: str, named: str, monkeypatch) -> tuple:
+    """The design in ``folder`` enrolled (the network gave some of its cards of other suits a spade at enrollment):
+    its card ``code`` in scene ``seed`` is unsure, and named ``named`` with ``REREAD_OTHER_SUIT_P`` off (left off).
+    Returns the folder and the deck."""
+    deck = decklib.enroll_dir(str(folder))
+    assert "S" in deck.templates.index_suit_misnames
+    assert _read_as(folder, seed, code, deck) is None
+    monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
+    assert _read_as(folder, seed, code, deck) == named
+    return folder, deck
+
+
 def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_deck, monkeypatch):
     """KDE's standard deck, scene 500023: the ace of spades (a large ornate spade in the middle) matched as the AS at
     0.92, margin 0.70, and its small corner spades read by the network as clubs, sure enough to veto that match. The
@@ -48,12 +60,7 @@ def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_de
     the network a spade at 0.8 or more (``REREAD_OTHER_SUIT_P``, whose cost this card is)."""
     from vision import index_net
 
-    folder = kde_deck("jolly-royal")
-    deck = decklib.enroll_dir(str(folder))
-    assert "S" in deck.templates.index_suit_misnames
-    assert _read_as(folder, 500108, "4C", deck) is None
-    monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
-    assert _read_as(folder, 500108, "4C", deck) == "4C"
+    folder, deck = _unsure_by_the_pairs_other_suit(kde_deck("jolly-royal"), 500108, "4C", "4C", monkeypatch)
     monkeypatch.setattr(recognise.Recogniser, "_suit_named_rightly", lambda self, label: True)
     # (the network's 4S is refused by the generic reader's blur rules too, ``index_net.BLURRED_WIDTH``: set aside)
     monkeypatch.setattr(index_net, "BLURRED_WIDTH", 99.0)
@@ -302,9 +309,4 @@ def test_a_card_named_only_from_another_outline_is_unsure_where_a_corner_shows_t
     0.18) and past the rereading margin on three others (0.40-0.41); a corner of that cut shows the network a spade
     at 0.85 (and the club at 0.002): unsure (``REREAD_OTHER_SUIT_P``), though the network named some of this deck's
     cards of other suits spades at enrollment."""
-    folder = kde_deck("oxygen-white")
-    deck = decklib.enroll_dir(str(folder))
-    assert "S" in deck.templates.index_suit_misnames
-    assert _read_as(folder, 501008, "KS", deck) is None
-    monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
-    assert _read_as(folder, 501008, "KS", deck) == "KC"
+    _unsure_by_the_pairs_other_suit(kde_deck("oxygen-white"), 501008, "KS", "KC", monkeypatch)
