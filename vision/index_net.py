@@ -16,6 +16,7 @@ development desk photos, deterministic seeds); the ONNX file it writes is what i
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -629,14 +630,14 @@ def blurred(ir: IndexRead) -> bool:
     return bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH
 
 
-def blurred_as_cut(n: NetRead, cut: IndexRead) -> bool:
+def blurred_as_cut(n: NetRead, read_cut: Callable[[], IndexRead]) -> bool:
     """Whether the blurred-black rules refuse the reading ``n`` of a card relit (``recognise.Recogniser._read_relit``)
-    once its blur is judged on the card as cut (``cut``: the network's reading of it before relighting), where the
-    relit corners measured sharp. Relighting evens the paper out; it takes no blur away, yet it moves the edges that
-    ``edge_width`` measures: KDE's standard jack of spades (never tuned on), blurred at widths 3.3-3.4 as cut and
-    refused as the JC at 0.70 (``BLURRED_BLACK_COURT_P``), measured 3.25 relit and was named the JC at 0.909 (scene
-    501771 of the generic sweep at 501650)."""
-    if n.label[1:] not in BLACK or n.index is None or blurred(n.index) or not blurred(cut):
+    once its blur is judged on the card as cut (``read_cut``: the network's reading of it before relighting, asked
+    only for a black card whose relit corners measured sharp). Relighting evens the paper out; it takes no blur away,
+    yet it moves the edges that ``edge_width`` measures: KDE's standard jack of spades (never tuned on), blurred at
+    widths 3.3-3.4 as cut and refused as the JC at 0.70 (``BLURRED_BLACK_COURT_P``), measured 3.25 relit and was
+    named the JC at 0.909 (scene 501771 of the generic sweep at 501650)."""
+    if n.label[1:] not in BLACK or n.index is None or blurred(n.index) or not blurred(read_cut()):
         return False
     if n.path in PICTURE_PATHS:
         return n.p_suit < BLURRED_BLACK_COURT_P
@@ -677,21 +678,29 @@ def corners_lean_from(ir: IndexRead, suit: str) -> bool:
     others: the held-out tango's blurred, partly covered 3C was named the 3S (scene 500097, 0.96) while both corners
     gave the club 0.23-0.29 and the spade 0.03. Over the glyph reader's accepted reads of 150 scenes of the held-out
     drawn designs and KDE's (546 right, most of ornamental and nicu-white) no other read was so denied."""
+    ij = _pair_indices(suit)
+    if ij is None:
+        return False
+    i, j = ij
+    return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
+
+
+def _pair_indices(suit: str) -> tuple[int, int] | None:
+    """The indices in ``SUITS`` of ``suit`` and of the other suit of its colour pair; None for no single suit."""
     pair = BLACK if suit in BLACK else RED if suit in RED else ""
     if len(suit) != 1 or not pair:
-        return False
-    i, j = SUITS.index(suit), SUITS.index(pair.replace(suit, ""))
-    return all(c.suit_probs[j] >= LEAN_FROM and c.suit_probs[j] > c.suit_probs[i] for c in ir.corners)
+        return None
+    return SUITS.index(suit), SUITS.index(pair.replace(suit, ""))
 
 
 def corner_names_other_of_pair(ir: IndexRead, suit: str, p: float) -> bool:
     """Whether a corner of ``ir`` gives the other suit of ``suit``'s colour pair at least ``p`` (index or not) while
     none gives ``suit`` half: one corner's sign of the pair's other suit against the suit named
     (``recognise.REREAD_OTHER_SUIT_P``)."""
-    pair = BLACK if suit in BLACK else RED if suit in RED else ""
-    if len(suit) != 1 or not pair or not ir.corners:
+    ij = _pair_indices(suit)
+    if ij is None or not ir.corners:
         return False
-    i, j = SUITS.index(suit), SUITS.index(pair.replace(suit, ""))
+    i, j = ij
     return (max(c.suit_probs[j] for c in ir.corners) >= p
             and max(c.suit_probs[i] for c in ir.corners) < 0.5)
 

@@ -649,7 +649,8 @@ class Recogniser:
             return exposure.even_light(g_card)[0], None if g_big is None else exposure.even_light(g_big)[0]
 
         label, score, margin, ok, n = self._read(relit, relit_big, None if self.glyphs is not None else as_generic)
-        if ok and n is not None and index_net.blurred_as_cut(n, index_net.read_corners(card if big is None else big)):
+        if ok and n is not None and index_net.blurred_as_cut(
+                n, lambda: index_net.read_corners(card if big is None else big)):
             return None  # (the card's blur is judged as cut: ``index_net.blurred_as_cut``)
         if ok:
             return label, score, margin, True

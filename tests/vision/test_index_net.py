@@ -681,7 +681,7 @@ def test_a_card_read_relit_keeps_the_blur_it_was_cut_with(kde_deck, monkeypatch)
     judged on the card as cut (``index_net.blurred_as_cut``): unsure, and the scene's other reads stand."""
     scene = _scene(str(kde_deck("standard")), 501771)
     assert _wrong_reads(scene) == []
-    monkeypatch.setattr(index_net, "blurred_as_cut", lambda n, cut: False)
+    monkeypatch.setattr(index_net, "blurred_as_cut", lambda n, read_cut: False)
     assert _wrong_reads(scene) == ["JC"]
 
 
