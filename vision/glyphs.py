@@ -314,6 +314,7 @@ class GenericRead:
     score: float
     margin: float
     path: str
+    pips: pipslib.Pips | None = None  # the pips counted, on the 'pips' path
 
 
 @dataclass
@@ -384,4 +385,4 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates, index_card: np.ndarray |
         ok = False
     else:
         margin = min(margin, min(c.suit_margin for c in corners))
-    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips")
+    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips", p)

@@ -513,7 +513,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         if ir.seen == 1 and any(c.covered for c in ir.corners if not c.is_index):
             ok = ok and ir.p_rank >= COVERED_PIPS_RANK_P  # (``COVERED_PIPS_RANK_P``)
-        ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir)
+        ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir.suit, blurred(ir))
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour, p) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -641,16 +641,16 @@ def blurred_as_cut(n: NetRead, read_cut: Callable[[], IndexRead]) -> bool:
         return False
     if n.path in PICTURE_PATHS:
         return n.p_suit < BLURRED_BLACK_COURT_P
-    return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index, True)
+    return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index.suit, True)
 
 
-def _blurred_black_refuse(p: Pips, ir: IndexRead, is_blurred: bool | None = None) -> bool:
-    """Whether a blurred black number card's pips keep a club's cue that the corners' suit denies
-    (``BLURRED_WIDTH``; ``is_blurred``, when given, says whether the card is blurred): then it is unsure. The
-    notches between a club's leaves outlast a blur that makes a club's outline a spade's (to the corners and to
-    ``pips.pip_suit``): blurred as the bench blurs, the tuning designs' clubs showed them on half their pips or more
-    in 157 of 187 number cards, their spades in none (a session script: the deck images resized to the canonical
-    card, Gaussian blur of sigma 2.5).
+def _blurred_black_refuse(p: Pips, suit: str, is_blurred: bool) -> bool:
+    """Whether a blurred black number card's pips keep a club's cue that the named ``suit`` denies (named by the
+    corners, or by the glyph reader: ``glyph_pips_refuse``; ``is_blurred``: the card is, ``BLURRED_WIDTH``): then it
+    is unsure. The notches between a club's leaves outlast a blur that makes a club's outline a spade's (to the
+    corners and to ``pips.pip_suit``): blurred as the bench blurs, the tuning designs' clubs showed them on half
+    their pips or more in 157 of 187 number cards, their spades in none (a session script: the deck images resized
+    to the canonical card, Gaussian blur of sigma 2.5).
 
     - A spade number card whose pips show a club's leaves on ``BLURRED_CLUB_NOTCHED`` of them or more (KDE's
       jolly-royal's 4C, named the 4S at 0.95: three of its four pips). Sharp, some designs draw spades with such
@@ -658,11 +658,26 @@ def _blurred_black_refuse(p: Pips, ir: IndexRead, is_blurred: bool | None = None
       fine notches are gone. Cost over the tuning designs' reads at 150 scenes: 6 of 10,851.
     - An ace of clubs whose pip shows a spade's plain shoulders (``pips.notched_suit``; KDE standard's ornate AS,
       named the AC at 0.83, its pip's outline a club's to the discriminant). Cost over those reads: none."""
-    if ir.suit not in BLACK or not (blurred(ir) if is_blurred is None else is_blurred):
+    if suit not in BLACK or not is_blurred:
         return False
-    if ir.suit == "S":
+    if suit == "S":
         return p.count > 1 and p.club_notched >= BLURRED_CLUB_NOTCHED
     return p.count == 1 and notched_suit(p) == "S"
+
+
+def glyph_pips_refuse(label: str, p: Pips | None, ir: IndexRead) -> bool:
+    """Whether the blurred-black rules (``_blurred_black_refuse``) refuse a number card the glyph reader named from
+    its pips ``p`` (``vision.glyphs.read_generic``) where the network saw no index in the corners ``ir``; the blur is
+    then judged on all corners' edges (``BLURRED_WIDTH``), there being no index to judge it on. KDE's jolly-royal
+    (never tuned on) writes its ten's "10" in a face the network does not take for an index: its blurred TC (corners
+    4.0-4.1 wide, five of its ten pips showing a club's leaves) was named the TS at 0.909 by the glyph reader, its
+    pips' discriminant and its corner templates both taking the smudged clubs for spades (generic sweep at 501800,
+    scene 501832). Over the glyph reader's accepted black pip reads of the tuning, held-out and KDE sweeps at 500450
+    (150 scenes each; a session script) there was one other, a right one: tango's 4S, none of its pips notched."""
+    if p is None:
+        return False
+    widths = [c.width for c in ir.corners]
+    return _blurred_black_refuse(p, label[1:], bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH)
 
 
 # the share of a corner's suit probability that, given to the other suit of a colour's pair by both corners, denies a

@@ -388,9 +388,11 @@ class Recogniser:
             ok = th.accept(g.score, g.margin) and g.score > 0
             if ok and n is not None and n.index is not None:
                 # the network leans to the other suit of the pair (``index_net.corners_lean_from``), or sees beside
-                # the suit a letter it does not know where a court was named (``index_net.letter_unknown``)
+                # the suit a letter it does not know where a court was named (``index_net.letter_unknown``), or
+                # the card is blurred and its pips keep a club's cue against a spade (``index_net.glyph_pips_refuse``)
                 ok = not (index_net.corners_lean_from(n.index, g.label[1:])
-                          or (g.label[0] in "JQK" and index_net.letter_unknown(n.index)))
+                          or (g.label[0] in "JQK" and index_net.letter_unknown(n.index))
+                          or (GLYPH_BLURRED_BLACK and index_net.glyph_pips_refuse(g.label, g.pips, n.index)))
             return g.label, g.score, g.margin, ok, None
         label, score, margin, ok, n = self._read_enrolled(card, big, as_generic)
         if ok and self._pips_deny_match(label, card, n):
@@ -1135,6 +1137,11 @@ def _seen_card(frame: np.ndarray, q: Quad) -> bool:
         return False
     return rim_contrast(frame, q.pts, two_sides=True)[1] >= NET_RIM_CONTRAST
 
+
+# the generic mode's glyph reader (where the network sees no index) is held to the blurred-black rules too
+# (``index_net.glyph_pips_refuse``): a blurred spade number card whose pips show a club's leaves on half of them is
+# unsure (KDE jolly-royal's TC of scene 501832, named the TS at 0.909 by the glyph reader)
+GLYPH_BLURRED_BLACK = True
 
 # an enrolled read of a spade number card whose pips show, CLUB_NOTCHED_SHARE of them or more, the notch between a
 # club's leaves is unsure, on a deck whose own cards that notch tells apart (``Recogniser._club_notched``). The

@@ -228,6 +228,16 @@ def test_a_blurred_black_number_card_keeps_a_cue_of_its_suit(kde_deck, monkeypat
     assert _read_as(standard, 500106, "AS", None) == "AC"
 
 
+def test_a_blurred_spade_the_glyph_reader_names_keeps_the_clubs_cue_of_its_pips(kde_deck, monkeypatch):
+    """Generic mode, jolly-royal's blurred TC (scene 501832): the network takes its corners' "10" for no index, so the
+    glyph reader reads it, and named the TS at 0.909 from its pips, five of whose ten still show a club's leaves. The
+    blurred-black rule holds there too, the blur judged on all its corners (``index_net.glyph_pips_refuse``)."""
+    jolly = kde_deck("jolly-royal")
+    assert _read_as(jolly, 501832, "TC", None) is None
+    monkeypatch.setattr(recognise, "GLYPH_BLURRED_BLACK", False)
+    assert _read_as(jolly, 501832, "TC", None) == "TS"
+
+
 def test_a_blurred_black_court_needs_a_surer_suit_on_every_outline(kde_deck, monkeypatch):
     """Generic mode, KDE's standard: blurred jacks of spades named the JC by both corners at 0.90 (scene 500070) and
     0.92 (scene 500057), over the court path's 0.9. A blurred black court needs ``BLURRED_BLACK_COURT_P``, and from

@@ -750,3 +750,24 @@ def test_one_corner_naming_the_other_suit_of_the_pair():
     assert index_net.corner_names_other_of_pair(read((0.0, 0.0, 0.9, 0.0), blank), "H", 0.8)
     assert not index_net.corner_names_other_of_pair(read(blank, blank), "C", 0.0 + 1e-6)
     assert not index_net.corner_names_other_of_pair(spade, "?", 0.8)
+
+
+def test_the_glyph_readers_blurred_spade_is_judged_by_its_pips_notches_and_all_corners_blur():
+    """``glyph_pips_refuse``: a spade number card the glyph reader named is refused where half its pips show a club's
+    leaves and its corners (no index among them) are blurred on average; sharp, or with fewer notched pips, or a
+    club, or no pips, it is not."""
+    def corners(*widths):
+        return index_net.IndexRead("-", "-", 0.0, 0.0, False, [
+            index_net.CornerRead("T", "-", 0.7, 0.4, np.zeros(14), np.zeros(5, np.float32), w) for w in widths])
+
+    def pips_of(count, notched):
+        return index_net.Pips(count, False, np.zeros((count, 4), np.float32), np.zeros(count, bool), 0.9, 0.1,
+                              club_notched=notched)
+
+    blurred, sharp = corners(4.1, 3.97), corners(2.6, 2.8)  # jolly-royal's TC of scene 501832 as cut; a sharp card
+    assert index_net.glyph_pips_refuse("TS", pips_of(10, 0.5), blurred)
+    assert not index_net.glyph_pips_refuse("TS", pips_of(10, 0.5), sharp)
+    assert not index_net.glyph_pips_refuse("TS", pips_of(10, 0.4), blurred)
+    assert not index_net.glyph_pips_refuse("TC", pips_of(10, 0.5), blurred)
+    assert not index_net.glyph_pips_refuse("TS", None, blurred)
+    assert not index_net.glyph_pips_refuse("TS", pips_of(10, 0.5), corners())
