@@ -238,22 +238,6 @@ def test_a_blurred_spade_the_glyph_reader_names_keeps_the_clubs_cue_of_its_pips(
     assert _read_as(jolly, 501832, "TC", None) == "TS"
 
 
-def test_a_blurred_spade_the_corners_doubt_needs_its_pips_shape_on_every_outline(kde_deck, monkeypatch):
-    """Generic mode, jolly-royal's blurred 4C, none or one of its pips notched: named the 4S by corners at 0.938
-    (scene 501855) and, from an outline that cut away its less sure corner (0.927), at 0.971 (scene 501988), the pips'
-    shape naming the spade by 0.39 and 0.33. Under ``BLURRED_BLACK_COURT_P`` the pips must name the spade by
-    ``index_net.BLURRED_SPADE_PIPS``, a reading from another outline judged with its first cut's corners."""
-    from vision import index_net
-
-    jolly = kde_deck("jolly-royal")
-    assert _read_as(jolly, 501855, "4C", None) is None
-    assert _read_as(jolly, 501988, "4C", None) is None
-    monkeypatch.setattr(index_net, "_suit_p", lambda ir, before: ir.p_suit)
-    assert _read_as(jolly, 501988, "4C", None) == "4S"
-    monkeypatch.setattr(index_net, "BLURRED_SPADE_PIPS", 0.0)
-    assert _read_as(jolly, 501855, "4C", None) == "4S"
-
-
 def test_a_blurred_black_court_needs_a_surer_suit_on_every_outline(kde_deck, monkeypatch):
     """Generic mode, KDE's standard: blurred jacks of spades named the JC by both corners at 0.90 (scene 500070) and
     0.92 (scene 500057), over the court path's 0.9. A blurred black court needs ``BLURRED_BLACK_COURT_P``, and from

@@ -771,21 +771,3 @@ def test_the_glyph_readers_blurred_spade_is_judged_by_its_pips_notches_and_all_c
     assert not index_net.glyph_pips_refuse("TC", pips_of(10, 0.5), blurred)
     assert not index_net.glyph_pips_refuse("TS", None, blurred)
     assert not index_net.glyph_pips_refuse("TS", pips_of(10, 0.5), corners())
-
-
-def test_a_reading_from_another_outline_keeps_the_first_cuts_doubt_of_its_suit():
-    """``_suit_p``: a first reading's suit probability is its own; a reading from another outline takes the lower of
-    its own and what the first cut's index corners gave that suit (not the corners without an index)."""
-    def read(*corners):
-        cs = [index_net.CornerRead(r, s, 0.9, p, np.zeros(14), np.array(sp, np.float32))
-              for r, s, p, sp in corners]
-        shown = [c for c in cs if c.is_index]
-        return index_net.IndexRead("4", "S", 0.9, min(c.p_suit for c in shown), True, cs)
-
-    spade = (0.994, 0.002, 0.0, 0.002, 0.002)
-    first = read(("4", "S", 0.927, (0.927, 0.009, 0.001, 0.039, 0.023)), ("4", "S", 0.994, spade))
-    again = read(("-", "S", 0.7, (0.7, 0.01, 0.01, 0.02, 0.26)), ("4", "S", 0.994, spade))
-    assert index_net._suit_p(again, None) == pytest.approx(0.994)
-    assert index_net._suit_p(again, first) == pytest.approx(0.927)
-    no_index_first = read(("-", "S", 0.5, (0.5, 0.0, 0.0, 0.0, 0.5)), ("4", "S", 0.994, spade))
-    assert index_net._suit_p(again, no_index_first) == pytest.approx(0.994)
