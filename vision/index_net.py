@@ -488,17 +488,15 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
         else:
             colour = "?"
         out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group, first.middle,
-                                                                       first.shape, first.index))
+                                                                       first.shape))
     return out
 
 
-def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "",
-            before: IndexRead | None = None) -> NetRead:
+def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "") -> NetRead:
     """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not),
     the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``), whether
     the field's ink lies only in its middle (``middle``, an ace's field) and the suit those shapes name by their
-    shape (``shape``, ``loose_suit``). ``before``: the first cut's reading, when ``ir`` is a reading from another
-    outline (``reread_generic``)."""
+    shape (``shape``, ``loose_suit``)."""
     from vision import pips as pipslib
 
     shown = [c for c in ir.corners if c.is_index]
@@ -515,8 +513,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         if ir.seen == 1 and any(c.covered for c in ir.corners if not c.is_index):
             ok = ok and ir.p_rank >= COVERED_PIPS_RANK_P  # (``COVERED_PIPS_RANK_P``)
-        ok = (ok and not pips_refuse(p, ir.suit)
-              and not _blurred_black_refuse(p, ir.suit, blurred(ir), _suit_p(ir, before)))
+        ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir.suit, blurred(ir))
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour, p) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -625,14 +622,6 @@ BLURRED_BLACK_COURT_P = 0.95
 # a blurred spade number card whose pips show a club's leaves on this share of them or more is unsure
 # (``_blurred_black_refuse``)
 BLURRED_CLUB_NOTCHED = 0.5
-# a blurred spade number card whose corners name the spade at less than ``BLURRED_BLACK_COURT_P`` (the bar a blurred
-# black court must clear by its corners alone) is named only where its pips' shape names the spade by this margin
-# or more (``pips.pip_suit``; ``_blurred_black_refuse``). KDE's jolly-royal (never tuned on) draws clubs that blurred
-# are spades to every cue but the weakest: its 4C was named the 4S at 0.938 and 0.927 (scenes 501855 and 501988 of
-# the generic sweeps at 501800 and 501950), none or one of its four pips notched, the pips' shape naming the spade
-# by 0.39 and 0.33 only. Cost, over the accepted blurred black pip reads of the tuning, held-out and KDE sweeps at
-# 500450 (931, all right; a session script): 4, the 4S of anglo, anglo_bitmap (twice) and anglo_poker at 0.38-0.40
-BLURRED_SPADE_PIPS = 0.4
 
 
 def blurred(ir: IndexRead) -> bool:
@@ -652,22 +641,10 @@ def blurred_as_cut(n: NetRead, read_cut: Callable[[], IndexRead]) -> bool:
         return False
     if n.path in PICTURE_PATHS:
         return n.p_suit < BLURRED_BLACK_COURT_P
-    return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index.suit, True, n.index.p_suit)
+    return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index.suit, True)
 
 
-def _suit_p(ir: IndexRead, before: IndexRead | None) -> float:
-    """``ir``'s probability of its suit (``IndexRead.p_suit``), or, for a reading from another outline, the lower of
-    it and what the first cut's index corners gave that suit (``BLURRED_SPADE_PIPS``): an outline a few per cent off
-    that cuts away the less sure corner leaves the sure one to speak alone. KDE jolly-royal's 4C of scene 501988,
-    refused as the 4S (corners 0.927 and 0.994), was named so at 0.971 from an outline whose cut of the first
-    corner showed no index."""
-    if before is None or ir.suit not in SUITS[:4]:
-        return ir.p_suit
-    k = SUITS.index(ir.suit)
-    return min([ir.p_suit] + [float(c.suit_probs[k]) for c in before.corners if c.is_index])
-
-
-def _blurred_black_refuse(p: Pips, suit: str, is_blurred: bool, p_suit: float = 1.0) -> bool:
+def _blurred_black_refuse(p: Pips, suit: str, is_blurred: bool) -> bool:
     """Whether a blurred black number card's pips keep a club's cue that the named ``suit`` denies (named by the
     corners, or by the glyph reader: ``glyph_pips_refuse``; ``is_blurred``: the card is, ``BLURRED_WIDTH``): then it
     is unsure. The notches between a club's leaves outlast a blur that makes a club's outline a spade's (to the
@@ -679,26 +656,13 @@ def _blurred_black_refuse(p: Pips, suit: str, is_blurred: bool, p_suit: float = 
       jolly-royal's 4C, named the 4S at 0.95: three of its four pips). Sharp, some designs draw spades with such
       notches (plastic, slavic_costumes, atlasnye, jolly-royal): the rule is for blurred cards only, where a spade's
       fine notches are gone. Cost over the tuning designs' reads at 150 scenes: 6 of 10,851.
-    - A spade number card whose corners name the spade at less than ``BLURRED_BLACK_COURT_P`` (``p_suit``; 1.0 where
-      no corner named it) and whose pips' shape does not name the spade by ``BLURRED_SPADE_PIPS``.
     - An ace of clubs whose pip shows a spade's plain shoulders (``pips.notched_suit``; KDE standard's ornate AS,
       named the AC at 0.83, its pip's outline a club's to the discriminant). Cost over those reads: none."""
     if suit not in BLACK or not is_blurred:
         return False
     if suit == "S":
-        return p.count > 1 and (p.club_notched >= BLURRED_CLUB_NOTCHED
-                                or (p_suit < BLURRED_BLACK_COURT_P and not _pips_name(p, "S", BLURRED_SPADE_PIPS)))
+        return p.count > 1 and p.club_notched >= BLURRED_CLUB_NOTCHED
     return p.count == 1 and notched_suit(p) == "S"
-
-
-def _pips_name(p: Pips, suit: str, margin: float) -> bool:
-    """Whether the pips' shape names ``suit`` within its colour pair by ``margin`` or more (``pips.pip_suit``); True
-    where there is no model or no glyph to ask."""
-    model = _pip_suits()
-    if model is None or p.glyphs.shape[1] == 0:
-        return True
-    named, m = pip_suit(p, model)
-    return named == suit and m >= margin
 
 
 def glyph_pips_refuse(label: str, p: Pips | None, ir: IndexRead) -> bool:
