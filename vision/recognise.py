@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from vision import exposure, index_net, pips, resample
+from vision import exposure, index_net, pips, resample, threads
 from vision import glyphs as glyphlib
 from vision.features import (
     Thresholds,
@@ -327,6 +327,7 @@ class Recogniser:
     def __init__(self, deck: EnrolledDeck | None = None, thresholds: dict[str, Thresholds] | None = None,
                  templates: Templates | None = None, glyph_templates: glyphlib.GlyphTemplates | None = None,
                  learned_index: bool = True) -> None:
+        threads.one_blas_thread()  # (``vision.threads``: the readers' products are small, a BLAS pool only spins)
         th = thresholds or load_thresholds()
         self.glyphs: glyphlib.GlyphTemplates | None = None
         if deck is None:
