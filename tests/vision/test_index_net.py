@@ -596,12 +596,13 @@ def _scene(deck_dir: str, seed: int):
     return synth.random_scene(synth.load_deck(deck_dir), seed, n_cards=vision_bench.SCENE_CARDS)
 
 
-def _wrong_reads(scene) -> list[str]:
-    """The codes the generic mode names in ``scene`` that are not the card under them (``vision_bench.truth_of``)."""
+def _wrong_reads(scene, deck=None) -> list[str]:
+    """The codes the generic mode (or the enrolled ``deck``) names in ``scene`` that are not the card under them
+    (``vision_bench.truth_of``)."""
     from tools import vision_bench
     from vision.recognise import Recogniser
 
-    return [r.code for r in Recogniser().identify(scene.image)
+    return [r.code for r in Recogniser(deck).identify(scene.image)
             if r.code and vision_bench.truth_of(scene, r.quad, r.code)[1] != r.code]
 
 
@@ -729,6 +730,21 @@ def test_a_court_by_one_corner_whose_first_cut_doubted_its_letter_is_not_named_f
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(recognise, "LETTER_DOUBTED_P", 0.0)
     assert _wrong_reads(scene) == ["KD"]
+
+
+def test_the_enrolled_fallback_holds_a_court_to_its_first_cuts_doubted_letter_too(aisleriot_deck, monkeypatch):
+    """The same card read with rheinland enrolled (enrolled sweep at 501200): the templates unsure on every outline,
+    the generic fallback named the KD at 0.970 from another outline, which the generic mode's own reread refuses
+    (above). The enrolled mode holds the fallback's court to the first outline's corners too
+    (``Recogniser._letter_doubted_first``)."""
+    from vision import deck as decklib
+    from vision import recognise
+
+    folder = aisleriot_deck("rheinland")
+    scene, deck = _scene(folder, 501340), decklib.enroll_dir(str(folder))
+    assert _wrong_reads(scene, deck) == []
+    monkeypatch.setattr(recognise.Recogniser, "_letter_doubted_first", lambda self, frame, quad, n: False)
+    assert _wrong_reads(scene, deck) == ["KD"]
 
 
 def test_one_corner_naming_the_other_suit_of_the_pair():
