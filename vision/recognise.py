@@ -598,7 +598,7 @@ class Recogniser:
         generic mode reads, and no more. aisleriot rheinland's half-covered jack of diamonds (a German B), which
         the generic mode leaves unsure so (scene 501340), was named the KD at 0.970 by the fallback from another
         outline (enrolled sweep at 501200, ``python -m tools.wrong_sweep --themes held --mode enrolled``)."""
-        if n is None or n.index is None or n.label[:1] not in index_net.COURTS or not LETTER_SEEN_FIRST:
+        if n is None or n.index is None or n.label[:1] not in index_net.COURTS:
             return False
         card, big = reading_cut(frame, quad, larger=True)
         first = index_net.NetRead("?", "none", index_net.read_corners(card if big is None else big))
