@@ -547,7 +547,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     # such an ace is left to the 'corners' path, as before the 'ace' path - cam_image18's is named there at 0.976)
     path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group)
             else "ace" if ACE_PATH and middle and ir.rank == "A" and colour != "?" else "corners")
-    if path in PICTURE_PATHS and ir.suit in BLACK and blurred(ir) and ir.p_suit < BLURRED_BLACK_COURT_P:
+    if _blurred_black_picture_refuse(path, ir.suit, ir.p_suit, blurred(ir)):
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
         ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
@@ -626,8 +626,18 @@ BLURRED_CLUB_NOTCHED = 0.5
 
 def blurred(ir: IndexRead) -> bool:
     """Whether the corners that show an index are blurred (``BLURRED_WIDTH``)."""
-    widths = [c.width for c in ir.corners if c.is_index]
+    return _blurred_widths([c.width for c in ir.corners if c.is_index])
+
+
+def _blurred_widths(widths: list[float]) -> bool:
+    """Whether corners of these edge widths (``edge_width``) are blurred: their mean is ``BLURRED_WIDTH`` or more."""
     return bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH
+
+
+def _blurred_black_picture_refuse(path: str, suit: str, p_suit: float, is_blurred: bool) -> bool:
+    """Whether a blurred black card read by its picture paths (a court, an ornate ace: no pips to check the suit)
+    is unsure: its suit short of ``BLURRED_BLACK_COURT_P``."""
+    return path in PICTURE_PATHS and suit in BLACK and is_blurred and p_suit < BLURRED_BLACK_COURT_P
 
 
 def blurred_as_cut(n: NetRead, read_cut: Callable[[], IndexRead]) -> bool:
@@ -640,7 +650,7 @@ def blurred_as_cut(n: NetRead, read_cut: Callable[[], IndexRead]) -> bool:
     if n.label[1:] not in BLACK or n.index is None or blurred(n.index) or not blurred(read_cut()):
         return False
     if n.path in PICTURE_PATHS:
-        return n.p_suit < BLURRED_BLACK_COURT_P
+        return _blurred_black_picture_refuse(n.path, n.label[1:], n.p_suit, True)
     return isinstance(n.pips, Pips) and _blurred_black_refuse(n.pips, n.index.suit, True)
 
 
@@ -674,10 +684,7 @@ def glyph_pips_refuse(label: str, p: Pips | None, ir: IndexRead) -> bool:
     pips' discriminant and its corner templates both taking the smudged clubs for spades (generic sweep at 501800,
     scene 501832). Over the glyph reader's accepted black pip reads of the tuning, held-out and KDE sweeps at 500450
     (150 scenes each; a session script) there was one other, a right one: tango's 4S, none of its pips notched."""
-    if p is None:
-        return False
-    widths = [c.width for c in ir.corners]
-    return _blurred_black_refuse(p, label[1:], bool(widths) and sum(widths) / len(widths) >= BLURRED_WIDTH)
+    return p is not None and _blurred_black_refuse(p, label[1:], _blurred_widths([c.width for c in ir.corners]))
 
 
 # the share of a corner's suit probability that, given to the other suit of a colour's pair by both corners, denies a
