@@ -10,6 +10,7 @@ folder, in one mode, on every core, and lists each accepted read that names anot
     python -m tools.wrong_sweep --themes held --scenes 150 --mode enrolled     # were tuned / trained on, or held out
     python -m tools.wrong_sweep --themes fresh --scenes 40 --mode enrolled     # KDE's designs (tools/kde_decks.py)
     python -m tools.wrong_sweep --themes fresh --first 500150 --scenes 150     # scenes past the first 150
+    python -m tools.wrong_sweep --themes fresh --tilt 20                       # the camera 20 degrees off vertical
 
 Per deck it prints the accepted reads that were right and each wrong one; ``--json`` writes them all. A development
 aid (a few minutes per deck and mode at 150 scenes on one core); the product never imports it.
@@ -74,19 +75,21 @@ def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int
     return right, junk, wrong
 
 
-def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED) -> dict:
+def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED, tilt: float = 0.0) -> dict:
     """``{"deck", "first", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode,
-    over ``scenes`` scenes from the seed ``first``."""
+    over ``scenes`` scenes from the seed ``first``; ``tilt``: the camera turned that many degrees off the vertical
+    (``synth.Nuisance.tilt``; the scenes are otherwise the untilted ones)."""
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir) if mode == "enrolled" else None)
     right, junk, wrong = 0, 0, []
+    nuisance = synth.Nuisance(tilt=tilt) if tilt else None
     for seed in range(first, first + scenes):
-        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
+        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS, nuisance=nuisance)
         r, j, w = judge(scene, rec.identify(scene.image), seed)
         right, junk, wrong = right + r, junk + j, wrong + w
     return {"deck": os.path.basename(os.path.normpath(deck_dir)), "dir": deck_dir, "mode": mode, "scenes": scenes,
-            "first": first, "right": right, "wrong": wrong, "junk": junk}
+            "first": first, "tilt": tilt, "right": right, "wrong": wrong, "junk": junk}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first", type=int, default=FIRST_SEED,
                    help=f"the first scene's seed (default {FIRST_SEED}: the bench's; later ones look further)")
     p.add_argument("--mode", choices=["generic", "enrolled"], default="generic")
+    p.add_argument("--tilt", type=float, default=0.0,
+                   help="the camera turned this many degrees off the vertical (default 0: the bench's scenes)")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="write every deck's result here")
     a = p.parse_args(argv)
@@ -113,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
         for res in pool.map(sweep_deck, decks, [a.scenes] * len(decks), [a.mode] * len(decks),
-                            [a.first] * len(decks)):
+                            [a.first] * len(decks), [a.tilt] * len(decks)):
             results.append(res)
             print(f"{res['deck']:24s} {a.mode:8s} right {res['right']:4d}  wrong {len(res['wrong'])}"
                   f"  junk {res['junk']}", flush=True)

@@ -55,6 +55,24 @@ def test_a_sweep_can_start_past_the_scenes_already_read(decks_dir, tmp_path):
     assert res == wrong_sweep.sweep_deck(folder, 1, "generic", first=500151)
 
 
+def test_a_sweep_can_look_through_a_tilted_camera(decks_dir, tmp_path):
+    """``--tilt``: the same scenes seen by a camera turned off the vertical (``synth.Nuisance.tilt``), each judged
+    as ``sweep_deck`` judges it; the tilt is recorded with the result."""
+    import json
+
+    out = tmp_path / "sweep.json"
+    folder = str(decks_dir / "plastic")
+    assert wrong_sweep.main([folder, "--scenes", "1", "--tilt", "20", "--workers", "1", "--json", str(out)]) == 0
+    (res,) = json.loads(out.read_text())
+    assert res["tilt"] == 20 and res["right"] >= 2
+    assert res == wrong_sweep.sweep_deck(folder, 1, "generic", tilt=20.0)
+    flat = synth.random_scene(synth.load_deck(folder), vision_bench.FIRST_SEED, n_cards=vision_bench.SCENE_CARDS)
+    tilted = synth.random_scene(synth.load_deck(folder), vision_bench.FIRST_SEED, n_cards=vision_bench.SCENE_CARDS,
+                                nuisance=synth.Nuisance(tilt=20.0))
+    assert [c.code for c in flat.cards] == [c.code for c in tilted.cards]
+    assert not np.array_equal(flat.image, tilted.image)
+
+
 def test_the_deck_sets_keep_the_held_out_designs_apart(tmp_path):
     for t in ("anglo", "rheinland", "paris"):
         (tmp_path / t).mkdir()
