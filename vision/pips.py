@@ -48,6 +48,9 @@ class Pips:
     notches: tuple[float, ...] = ()  # a lone pip's (an ace's) notches, ``_notches``; () for more pips
     club_notched: float = 0.0  # the share of the pips showing a club's third notch (``CLUB_NOTCH``), black pips only
     ink: tuple[float, ...] = ()  # the pips' ink per channel (B, G, R), a share of its paper's (``ink_share``)
+    # the upper half's pips and the lower half's, as ``_glyphs`` turns them, match better each turned again: the
+    # pips all stand one way on the card (``one_way``), so which way is up is not known
+    one_way: bool = False
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -256,7 +259,31 @@ def _pips_of(group: tuple[list, list, np.ndarray, int], ink: np.ndarray, redness
         notches = _notches((lab[y : y + bh, x : x + bw] == i).view(np.uint8))
     club_notched = 0.0 if red else _club_notched(best, lab)
     share = ink_share(card, px, ink)
-    return Pips(count, red, glyphs, upright, _regularity(best), sym, _hueless(share), notches, club_notched, share)
+    return Pips(count, red, glyphs, upright, _regularity(best), sym, _hueless(share), notches, club_notched, share,
+                one_way(glyphs, upright, pts[:, 1] > (h - 1) / 2))
+
+
+# how much better the upper half's pips match the lower half's turned again than as ``_glyphs`` turned them (the mean
+# correlation of their unit glyphs) for the card's pips to stand one way (``one_way``)
+ONE_WAY_MARGIN = 0.04
+ONE_WAY = True  # (``pip_suit`` judges one-way pips by the discriminant of unknown orientation)
+
+
+def one_way(glyphs: np.ndarray, upright: np.ndarray, lower: np.ndarray) -> bool:
+    """Whether a card's pips stand one way (all pointing the same way on the card), not two ways as a standard
+    deck's do (the lower half's turned about): ``_glyphs`` turns the lower half's pips (``lower``, of those off the
+    middle row, ``upright``) to stand upright, and on a one-way card that leaves them upside down against the upper
+    half's, so that the two halves match better with one of them turned again, by ``ONE_WAY_MARGIN``. Such a card's
+    way up is not known from its pips: KDE's oxygen-white (never tuned on) draws every pip standing the same way, and
+    a five of clubs cut upside down showed five upside-down clubs, a spade's outline to the suit discriminant (by
+    0.52) and to the glyph reader's corner templates alike - named the 5S at 0.989 (generic, a camera tilted 20
+    degrees: ``python -m tools.wrong_sweep --themes fresh --tilt 20 --first 500450``, scene 500570). A diamond,
+    the same turned about, matches alike both ways: never one way."""
+    up, lo = glyphs[upright & ~lower], glyphs[upright & lower]
+    if not len(up) or not len(lo):
+        return False
+    turned = np.array([_turned(g) for g in lo])
+    return float((up @ turned.T).mean() - (up @ lo.T).mean()) >= ONE_WAY_MARGIN
 
 
 def _colour(best: list, lab: np.ndarray, n: int, redness: np.ndarray) -> tuple[np.ndarray, bool | None]:
@@ -514,7 +541,8 @@ def pip_suit(p: Pips, model: SuitModel) -> tuple[str, float]:
     either way round, when none is upright: an ace), +-1 at the tuning decks' class means; the margin is its
     distance from the boundary (0 = undecided)."""
     k = 1 if p.red else 0
-    j = 0 if p.upright.any() else 1
+    # (pips that stand one way, ``one_way``, are of unknown orientation, as an ace's is)
+    j = 0 if p.upright.any() and not (ONE_WAY and p.one_way) else 1
     g = p.glyphs[p.upright] if j == 0 else p.glyphs
     m = (float((g @ model.w[k, j]).mean()) - float(model.mid[k, j])) / float(model.half[k, j])
     a, b = SUIT_PAIRS[k]
