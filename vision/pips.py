@@ -538,8 +538,8 @@ def train_suits(samples: list[tuple[str, Pips]]) -> SuitModel | None:
 
 def pip_suit(p: Pips, model: SuitModel) -> tuple[str, float]:
     """(suit, margin) of a card's pips: the mean discriminant over the upright pips (over all of them, taken
-    either way round, when none is upright: an ace), +-1 at the tuning decks' class means; the margin is its
-    distance from the boundary (0 = undecided)."""
+    either way round, when none is upright - an ace - or when they stand one way, ``one_way``), +-1 at the tuning
+    decks' class means; the margin is its distance from the boundary (0 = undecided)."""
     k = 1 if p.red else 0
     # (pips that stand one way, ``one_way``, are of unknown orientation, as an ace's is)
     j = 0 if p.upright.any() and not (ONE_WAY and p.one_way) else 1

@@ -320,3 +320,46 @@ def test_a_card_named_only_from_another_outline_is_unsure_where_a_corner_shows_t
     at 0.85 (and the club at 0.002): unsure (``REREAD_OTHER_SUIT_P``), though the network named some of this deck's
     cards of other suits spades at enrollment."""
     _unsure_by_the_pairs_other_suit(kde_deck("oxygen-white"), 501008, "KS", "KC", monkeypatch)
+
+
+def test_pips_that_all_stand_one_way_are_judged_whichever_way_the_card_lies(kde_deck, monkeypatch):
+    """KDE's oxygen-white, ancient-egyptians and oxygen-air draw every pip standing the same way (a one-way design).
+    Turning the lower half's pips about, as for a standard two-way card, left the two halves upside down against
+    each other, and the suit discriminant named their clubs and hearts the other suit, the card either way up.
+    Such pips are now found one-way (``pips.one_way``) and judged by the discriminant of unknown orientation
+    (``pips.ONE_WAY``); a two-way deck's never are. In a scene seen by a camera tilted 20 degrees (scene 500570,
+    generic), oxygen-white's 5C cut upside down had been named the 5S at 0.989 by the glyph reader."""
+    import cv2
+
+    from vision import glyphs, pips
+    from vision.mat import CARD_H, CARD_W
+
+    model = glyphs.pip_suit_model()
+
+    def pips_of(folder, code: str, turned: bool) -> pips.Pips:
+        img = synth.load_deck(str(folder))[code]
+        img = np.ascontiguousarray(img[::-1, ::-1]) if turned else img
+        p = pips.find_pips(cv2.resize(img, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
+        assert p is not None
+        return p
+
+    for name in ("oxygen-white", "ancient-egyptians"):
+        for code in ("5C", "7H"):
+            for turned in (False, True):
+                p = pips_of(kde_deck(name), code, turned)
+                assert p.one_way and pips.pip_suit(p, model)[0] == code[1]
+    for code in ("5C", "7H", "9S", "8D"):
+        assert not pips_of(kde_deck("standard"), code, False).one_way
+
+    folder = str(kde_deck("oxygen-white"))
+    tilted = synth.random_scene(synth.load_deck(folder), 500570, n_cards=7, nuisance=synth.Nuisance(tilt=20.0))
+    truth = next(c for c in tilted.cards if c.code == "5C").quad.astype(np.float32)
+
+    def read() -> str | None:
+        best = max(recognise.Recogniser(None).identify(tilted.image), key=lambda r: geometry.quad_iou(r.quad, truth))
+        assert geometry.quad_iou(best.quad, truth) > 0.8
+        return best.code
+
+    assert read() is None
+    monkeypatch.setattr(pips, "ONE_WAY", False)
+    assert read() == "5S"
