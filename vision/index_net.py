@@ -513,9 +513,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
             ok = ok and all(c.rank == "-" for c in ir.corners if not c.is_index)
         if ir.seen == 1 and any(c.covered for c in ir.corners if not c.is_index):
             ok = ok and ir.p_rank >= COVERED_PIPS_RANK_P  # (``COVERED_PIPS_RANK_P``)
-        ok = ok and not pips_refuse(p, ir.suit) and not _blurred_black_refuse(p, ir.suit, blurred(ir))
-        if ir.seen == 1:
-            ok = ok and not lone_red_ace_refuse(p, ir.suit)  # (``LONE_RED_ACE``)
+        ok = ok and not pips_refuse(p, ir.suit, ir.seen == 1) and not _blurred_black_refuse(p, ir.suit, blurred(ir))
         return NetRead(rank + ir.suit, "two" if ir.seen == 2 else "one", ir, ir.p_rank if ok else 0.0,
                        _suit_probability(ir, colour, p) if ok else 0.0, p, colour)
     if ir.seen == 1 and (ir.rank in COURTS or ir.rank in pipslib.COUNT_OF_RANK):
@@ -750,7 +748,7 @@ def letter_unknown(ir: IndexRead) -> bool:
 COLOURED_ACE_NOTCH = True
 
 
-def pips_refuse(p: Pips, suit: str) -> bool:
+def pips_refuse(p: Pips, suit: str, one_corner: bool = False) -> bool:
     """Whether a number card's pips say that ``suit``, the corners' reading, is not the card's: then it is unsure.
     The pips' shape is judged by the suit discriminants of ``vision.pips`` (spade against club, heart against
     diamond, ``pips.pip_suit``; the pair by the pips' colour).
@@ -782,7 +780,9 @@ def pips_refuse(p: Pips, suit: str) -> bool:
       notch (``pips.notched_suit``: its sides dip 0.04-0.06), and a pip notched ``HEART_NOTCH`` deep or more is
       a spade, a heart or a club. aisleriot atlasnye_skat prints its spades green: a blurred ace of spades, its pip
       notched 0.22 and 0.18 either side of its stem, was named the ace of diamonds by both corners at 0.90 and 0.94
-      (scene 500459, generic)."""
+      (scene 500459, generic).
+    - ``one_corner``: the suit was read by one corner in view (the 'one' path); then a red ace's pip naming the other
+      red suit by its shape refuses it without its notch (``LONE_RED_ACE``)."""
     model = _pip_suits()
     if model is None or p.glyphs.shape[1] == 0:
         return False
@@ -792,34 +792,20 @@ def pips_refuse(p: Pips, suit: str) -> bool:
     named, margin = pip_suit(p, model)
     if named == suit or margin < PIP_SHAPE_BAR:
         return False
-    return p.count > 1 or notched_suit(p) == named
+    return p.count > 1 or notched_suit(p) == named or (LONE_RED_ACE and one_corner and p.red)
 
 
-# a red ace named by its one corner in view (the 'one' path) whose pip names the other red suit by its shape at
-# ``PIP_SHAPE_BAR`` or more is unsure (``lone_red_ace_refuse``)
+# a red ace read by its one corner in view and its pip (the 'one' path, ``pips_refuse``'s ``one_corner``) is unsure
+# where the pip's shape names the other red suit by ``PIP_SHAPE_BAR`` or more, whatever its notch says. An ace's pip
+# is asked to name the other suit twice, by shape and notch, since an ace's one pip is drawn most freely; that holds
+# where two corners read the suit. With one corner in view, that corner is the only look at the small sign, and a
+# blur that smudges a heart's cleft below ``pips.HEART_NOTCH`` smudges the corner's heart too: aisleriot
+# anglo_modern_4_color's blurred ace of hearts (held out), outlined square across its slight turn so that its far
+# corner cut through the card's edge, was named the AD at 0.953 by its one corner while its pip named the heart by
+# 0.62 and its cleft measured 0.091 (scene 502479 of the held-out sweep at 502400, ``python -m tools.wrong_sweep
+# --themes held --first 502400``). Only the red pair: the black aces' big pip is where designs draw their ornate
+# spade (a right one-corner AC of neoclassical's tuning scenes had its pip named the spade by 2.26)
 LONE_RED_ACE = True
-
-
-def lone_red_ace_refuse(p: Pips, suit: str) -> bool:
-    """Whether a red ace read by its one corner in view and its pip (the 'one' path) is unsure because the pip's
-    shape names the other red suit by ``PIP_SHAPE_BAR`` or more (``pips.pip_suit``), whatever its notch says.
-
-    ``pips_refuse`` asks an ace's pip to name the other suit twice, by its shape and by its notch, since an ace's
-    one pip is drawn most freely; that holds where two corners read the suit. With one corner in view, that corner
-    is the only look at the small sign, and a blur that smudges a heart's cleft below ``pips.HEART_NOTCH`` smudges
-    the corner's heart too: aisleriot anglo_modern_4_color's blurred ace of hearts (held out), outlined square
-    across its slight turn so that its far corner cut through the card's edge, was named the AD at 0.953 by its one
-    corner while its pip named the heart by 0.62 and its cleft measured 0.091 (scene 502479 of the held-out sweep at
-    502400, ``python -m tools.wrong_sweep --themes held --first 502400``). Only the red pair: the black aces' big pip
-    is where designs draw their ornate spade (a right one-corner AC of neoclassical's tuning scenes had its pip
-    named the spade by 2.26)."""
-    if not LONE_RED_ACE or p.count != 1 or not p.red or suit not in RED:
-        return False
-    model = _pip_suits()
-    if model is None or p.glyphs.shape[1] == 0:
-        return False
-    named, margin = pip_suit(p, model)
-    return named != suit and margin >= PIP_SHAPE_BAR
 
 
 def _pip_suits() -> SuitModel | None:

@@ -336,23 +336,22 @@ def test_pips_that_all_stand_one_way_are_judged_whichever_way_the_card_lies(kde_
 
     model = glyphs.pip_suit_model()
 
-    def pips_of(folder, code: str, turned: bool) -> pips.Pips:
-        img = synth.load_deck(str(folder))[code]
-        img = np.ascontiguousarray(img[::-1, ::-1]) if turned else img
+    def pips_of(images: dict[str, np.ndarray], code: str, turned: bool) -> pips.Pips:
+        img = np.ascontiguousarray(images[code][::-1, ::-1]) if turned else images[code]
         p = pips.find_pips(cv2.resize(img, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
         assert p is not None
         return p
 
+    decks = {name: synth.load_deck(str(kde_deck(name))) for name in ("oxygen-white", "ancient-egyptians", "standard")}
     for name in ("oxygen-white", "ancient-egyptians"):
         for code in ("5C", "7H"):
             for turned in (False, True):
-                p = pips_of(kde_deck(name), code, turned)
+                p = pips_of(decks[name], code, turned)
                 assert p.one_way and pips.pip_suit(p, model)[0] == code[1]
     for code in ("5C", "7H", "9S", "8D"):
-        assert not pips_of(kde_deck("standard"), code, False).one_way
+        assert not pips_of(decks["standard"], code, False).one_way
 
-    folder = str(kde_deck("oxygen-white"))
-    tilted = synth.random_scene(synth.load_deck(folder), 500570, n_cards=7, nuisance=synth.Nuisance(tilt=20.0))
+    tilted = synth.random_scene(decks["oxygen-white"], 500570, n_cards=7, nuisance=synth.Nuisance(tilt=20.0))
     truth = next(c for c in tilted.cards if c.code == "5C").quad.astype(np.float32)
 
     def read() -> str | None:
