@@ -799,3 +799,27 @@ def test_the_glyph_readers_blurred_spade_is_judged_by_its_pips_notches_and_all_c
     assert not index_net.glyph_pips_refuse("TC", pips_of(10, 0.5), blurred)
     assert not index_net.glyph_pips_refuse("TS", None, blurred)
     assert not index_net.glyph_pips_refuse("TS", pips_of(10, 0.5), corners())
+
+
+def test_half_a_ten_outlined_across_its_middle_is_not_named_a_five(aisleriot_deck, monkeypatch):
+    """aisleriot dondorf's ten of hearts, seen by a camera tilted 20 degrees (scene 500580, generic): the table's view
+    a size off, its outline was split across its middle as a pair of cards, and one half - card-shaped, five hearts
+    in a five's layout - was named the 5H at 0.983 by the glyph reader. The half's pips lie on their sides (a card's
+    stand along its long side): such a layout is no card's (``pips.sideways``), and the half is unsure now."""
+    import cv2
+
+    from tools import synth
+    from vision import pips
+    from vision.mat import CARD_H, CARD_W
+
+    deck = synth.load_deck(str(aisleriot_deck("dondorf")))
+    upright = pips.find_pips(cv2.resize(deck["TH"][..., :3], (CARD_W, CARD_H), interpolation=cv2.INTER_AREA))
+    assert upright is not None and upright.count == 10 and pips.sideways(upright.glyphs) < pips.SIDEWAYS
+    # (the same pips each turned a quarter: lying on their sides)
+    lying = np.array([pips.unit(np.rot90(g.reshape(pips.PIP_SIZE[1], pips.PIP_SIZE[0]))) for g in upright.glyphs])
+    assert pips.sideways(lying) > pips.SIDEWAYS
+
+    scene = synth.random_scene(deck, 500580, n_cards=7, nuisance=synth.Nuisance(tilt=20.0))
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(pips, "SIDEWAYS_PIPS", False)
+    assert _wrong_reads(scene) == ["5H"]
