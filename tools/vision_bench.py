@@ -95,6 +95,25 @@ def _seen_as(card: synth.PlacedCard) -> str:
 def shown_in(scene: synth.Scene, quad: np.ndarray, among: list[synth.PlacedCard]) -> synth.PlacedCard | None:
     """Of the cards ``among``, the one whose visible face covers the most of the outline ``quad`` (the cards drawn
     in the scene's order, later on top, as ``synth.render_table`` draws them; the hand over them), or None."""
+    counts = _face_counts(scene, quad)
+    label_of = {id(c): k + 1 for k, c in enumerate(scene.cards)}
+    most = max(among, key=lambda c: counts[label_of[id(c)]], default=None)
+    return most if most is not None and counts[label_of[id(most)]] > 0 else None
+
+
+def lies_on(scene: synth.Scene, quad: np.ndarray) -> tuple[synth.PlacedCard | None, float]:
+    """The card whose visible face covers the most of the outline ``quad``, and the share of the outline it covers
+    (None, 0.0: no card's face under it): an outline of part of a card - half of it, split from it as if it were a
+    pair - matches no card's outline, yet what lies in it is that card's face."""
+    counts = _face_counts(scene, quad)
+    k = int(counts[1:].argmax()) if len(counts) > 1 else -1
+    if k < 0 or counts[k + 1] == 0:
+        return None, 0.0
+    return scene.cards[k], float(counts[k + 1]) / max(int(counts.sum()), 1)
+
+
+def _face_counts(scene: synth.Scene, quad: np.ndarray) -> np.ndarray:
+    """Pixels of the outline ``quad``: [0] on no card's visible face (the table, the hand), [k + 1] on card k's."""
     h, w = scene.image.shape[:2]
     cards = np.zeros((h, w), np.uint8)
     for k, c in enumerate(scene.cards):
@@ -103,10 +122,7 @@ def shown_in(scene: synth.Scene, quad: np.ndarray, among: list[synth.PlacedCard]
         cards[scene.hand_mask > 0] = 0
     inside = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
-    counts = np.bincount(cards[inside > 0], minlength=len(scene.cards) + 1)
-    label_of = {id(c): k + 1 for k, c in enumerate(scene.cards)}
-    most = max(among, key=lambda c: counts[label_of[id(c)]], default=None)
-    return most if most is not None and counts[label_of[id(most)]] > 0 else None
+    return np.bincount(cards[inside > 0], minlength=len(scene.cards) + 1)
 
 
 def score_scene(scene: synth.Scene, reads: list[rc.Read], deck: str, mode: str) -> tuple[list[Outcome], int]:

@@ -17,7 +17,24 @@ def test_each_accepted_read_is_judged_by_the_card_under_it(tango):
              recognise.Read(None, "7H", 0.4, 0.0, seven), recognise.Read("2S", "2S", 0.9, 0.5, nowhere)]
     right, junk, wrong = wrong_sweep.judge(scene, reads, 7)
     assert (right, junk) == (1, 1)
-    assert wrong == [{"seed": 7, "truth": "QS", "label": "QC", "kind": "whole", "confidence": 0.96}]
+    # (a card named where none lies is a wrong read too: a phantom card)
+    assert wrong == [{"seed": 7, "truth": "QS", "label": "QC", "kind": "whole", "confidence": 0.96},
+                     {"seed": 7, "truth": "none", "label": "2S", "kind": "junk", "confidence": 0.9}]
+
+
+def test_a_read_of_part_of_a_card_is_judged_by_that_card(tango):
+    """An outline of half a card (split from it as if it were a pair) matches no card's outline, yet lies on that
+    card's face: naming the card is right, naming another wrong (session 49's half ten named a five had been counted
+    as junk, apart from the wrong reads)."""
+    scene = synth.render_table(tango, [synth.CardPose("TH", 500, 360, 20)], seed=2, nuisance=synth.Nuisance.none(),
+                               hand=False)
+    q = scene.cards[0].quad.astype(np.float32)  # (TL, TR, BR, BL)
+    half = np.array([q[0], q[1], q[1] + 0.45 * (q[2] - q[1]), q[0] + 0.45 * (q[3] - q[0])], np.float32)
+    assert geometry.quad_iou(half, q) < 0.5 and vision_bench.truth_of(scene, half)[1] is None
+    reads = [recognise.Read("TH", "TH", 0.9, 0.5, half), recognise.Read("5H", "5H", 0.98, 0.5, half)]
+    right, junk, wrong = wrong_sweep.judge(scene, reads, 3)
+    assert (right, junk) == (1, 0)
+    assert wrong == [{"seed": 3, "truth": "TH", "label": "5H", "kind": "part", "confidence": 0.98}]
 
 
 def test_an_outline_halfway_over_a_pile_is_the_card_on_top(tango):
