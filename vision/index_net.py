@@ -620,8 +620,13 @@ BLURRED_WIDTH = 3.25
 # 106
 BLURRED_BLACK_COURT_P = 0.95
 # a blurred spade number card whose pips show a club's leaves on this share of them or more is unsure
-# (``_blurred_black_refuse``)
-BLURRED_CLUB_NOTCHED = 0.5
+# (``_blurred_black_refuse``): since session 50 one pip in ten, any of them (0.5 before). KDE's jolly-royal's blurred
+# clubs named spades with one of their four or eight pips notched (0.12-0.25: scenes 501739, 501855, 502419 and 502770
+# of ``python -m tools.wrong_sweep --themes fresh``, at 0.908-0.97); blurred, its spades showed none in 37 of 38 right
+# reads. Cost measured on the tuning designs first (a session script logging every accepted blurred black number
+# card, scenes 500450-599): of their right blurred spades (number cards) 7 of about 110 show a notched pip
+# (slavic_costumes 4, atlasnye 3: designs that draw notched spades)
+BLURRED_CLUB_NOTCHED = 0.1
 
 
 def blurred(ir: IndexRead) -> bool:
