@@ -228,6 +228,19 @@ def test_a_blurred_black_number_card_keeps_a_cue_of_its_suit(kde_deck, monkeypat
     assert _read_as(standard, 500106, "AS", None) == "AC"
 
 
+def test_a_blurred_spade_with_one_pip_showing_a_clubs_notch_is_not_named(kde_deck, monkeypatch):
+    """Generic mode, jolly-royal's blurred, smeared 4C (scene 502770 of ``python -m tools.wrong_sweep --themes fresh
+    --first 502700``): both corners named the 4S at 0.946 and the pips' outline a spade's too, while one of its four
+    pips still showed a club's notch (0.25 of them, under the 0.5 asked before session 50). Any notched pip now
+    leaves a blurred spade number card unsure (``index_net.BLURRED_CLUB_NOTCHED``)."""
+    from vision import index_net
+
+    jolly = kde_deck("jolly-royal")
+    assert _read_as(jolly, 502770, "4C", None) is None
+    monkeypatch.setattr(index_net, "BLURRED_CLUB_NOTCHED", 0.5)
+    assert _read_as(jolly, 502770, "4C", None) == "4S"
+
+
 def test_a_blurred_spade_the_glyph_reader_names_keeps_the_clubs_cue_of_its_pips(kde_deck, monkeypatch):
     """Generic mode, jolly-royal's blurred TC (scene 501832): the network takes its corners' "10" for no index, so the
     glyph reader reads it, and named the TS at 0.909 from its pips, five of whose ten still show a club's leaves. The
