@@ -3,7 +3,8 @@
 The accuracy bench scores about 40 scenes per design; a wrong read one scene in a hundred slips past it. This sweep
 reads ``--scenes`` of the bench's own scenes (``synth.random_scene`` from ``vision_bench.FIRST_SEED``) of each deck
 folder, in one mode, on every core, and lists each accepted read that names another card than the one under it
-(whole, partly covered, or a part of it outlined alone) or a card where none lies, with its scene seed, so that ``tools.drawn_misses`` or a debugger can look at it.
+(whole, partly covered, or a part of it outlined alone) or a card where none lies, with its scene seed, so that
+``tools.drawn_misses`` or a debugger can look at it.
 
     python -m tools.wrong_sweep ~/.cache/cardref/aisleriot/anglo ../shared/decks/plastic --scenes 150 --mode generic
     python -m tools.wrong_sweep --themes tune --scenes 150 --mode enrolled     # the themes and decks the networks
