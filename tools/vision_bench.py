@@ -101,15 +101,16 @@ def shown_in(scene: synth.Scene, quad: np.ndarray, among: list[synth.PlacedCard]
     return most if most is not None and counts[label_of[id(most)]] > 0 else None
 
 
-def lies_on(scene: synth.Scene, quad: np.ndarray) -> tuple[synth.PlacedCard | None, float]:
-    """The card whose visible face covers the most of the outline ``quad``, and the share of the outline it covers
-    (None, 0.0: no card's face under it): an outline of part of a card - half of it, split from it as if it were a
-    pair - matches no card's outline, yet what lies in it is that card's face."""
+def lies_on(scene: synth.Scene, quad: np.ndarray) -> tuple[str | None, float]:
+    """The card whose visible face covers the most of the outline ``quad`` (its code as a read names it: ``back``
+    face down), and the share of the outline it covers (None, 0.0: no card's face under it): an outline of part of a
+    card - half of it, split from it as if it were a pair - matches no card's outline, yet what lies in it is that
+    card's face."""
     counts = _face_counts(scene, quad)
     k = int(counts[1:].argmax()) if len(counts) > 1 else -1
     if k < 0 or counts[k + 1] == 0:
         return None, 0.0
-    return scene.cards[k], float(counts[k + 1]) / max(int(counts.sum()), 1)
+    return _seen_as(scene.cards[k]), float(counts[k + 1]) / max(int(counts.sum()), 1)
 
 
 def _face_counts(scene: synth.Scene, quad: np.ndarray) -> np.ndarray:

@@ -77,9 +77,9 @@ def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int
         quad = np.asarray(r.quad, np.float32)
         kind, truth = truth_of(scene, quad, r.code)
         if truth is None:
-            card, share = lies_on(scene, quad)
-            if card is not None and share >= PART_SHARE:
-                kind, truth = "part", card.code if card.face_up else "back"
+            code, share = lies_on(scene, quad)
+            if code is not None and share >= PART_SHARE:
+                kind, truth = "part", code
             else:
                 junk += 1
                 truth = "none"
