@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import cv2
 import numpy as np
@@ -105,16 +106,19 @@ def write_deck(name: str, out_dir: str, directory: str = DECKS_DIR) -> list[str]
             raise DeckError(f"{path}: no element '1_spade' (a deck drawn from shared parts?)")
         zoom = 1.25 * WIDTH / first.shape[1]
         elements = {f"{r}_{s}": rank + suit for r, rank in RANKS.items() for s, suit in SUITS.items()}
-        for element, code in {**elements, **OTHERS}.items():
-            img = _render(exe, svg, element, zoom, out)
-            if img is None:
-                if code in elements.values():
-                    raise DeckError(f"{path}: no element {element!r} for the card {code}")
-                continue
-            p = os.path.join(out_dir, f"{code}.png")
-            if not cv2.imwrite(p, _on_white(img)):
-                raise DeckError(f"cannot write {p}")
-            written.append(p)
+        todo = {**elements, **OTHERS}
+        # (each rsvg-convert draws its element on a canvas as large as the page, ~0.4 s: one per core at a time)
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            images = pool.map(lambda el: _render(exe, svg, el, zoom, os.path.join(tmp, f"{el}.png")), todo)
+            for (element, code), img in zip(todo.items(), images, strict=True):
+                if img is None:
+                    if code in elements.values():
+                        raise DeckError(f"{path}: no element {element!r} for the card {code}")
+                    continue
+                p = os.path.join(out_dir, f"{code}.png")
+                if not cv2.imwrite(p, _on_white(img)):
+                    raise DeckError(f"cannot write {p}")
+                written.append(p)
     return written
 
 

@@ -86,18 +86,34 @@ def desk_photo():
 
 def _rendered(tmp_path_factory, kind: str, have: Callable[[], list[str]], write: Callable[[str, str], object],
               needs: str) -> Callable[[str], Path]:
-    """``deck(name)``: the folder ``write(name, folder)`` renders, made once per session; the test is skipped where
-    ``name`` is not among ``have()`` or rsvg-convert is not installed (``needs``: the Debian packages to name)."""
+    """``deck(name)``: the folder ``write(name, folder)`` renders, made once per test run and shared by pytest-xdist's
+    workers (a KDE deck takes ~25 s of rsvg-convert: each worker rendering its own copy cost the suite minutes); the
+    test is skipped where ``name`` is not among ``have()`` or rsvg-convert is not installed (``needs``: the Debian
+    packages to name)."""
+    import fcntl
+    import os
     import shutil
 
+    base = tmp_path_factory.getbasetemp()
+    # (under xdist each worker's basetemp is a folder of the run's one basetemp, which pytest clears as it does any)
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     made: dict[str, Path] = {}
 
     def deck(name: str) -> Path:
         if name not in made:
             if shutil.which("rsvg-convert") is None or name not in have():
                 pytest.skip(f"needs Debian's librsvg2-bin and {needs} (the {name} {kind})")
-            out = tmp_path_factory.mktemp(kind) / name
-            write(name, str(out))
+            root = shared / f"rendered-{kind}"
+            root.mkdir(exist_ok=True)
+            out = root / name
+            with open(root / f"{name}.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                # (written whole under the lock, then renamed: a worker that waited finds it finished or absent)
+                if not out.is_dir():
+                    part = root / f"{name}.part"
+                    shutil.rmtree(part, ignore_errors=True)
+                    write(name, str(part))
+                    part.rename(out)
             made[name] = out
         return made[name]
 
@@ -122,3 +138,22 @@ def kde_deck(tmp_path_factory):
     from tools import kde_decks
 
     return _rendered(tmp_path_factory, "deck", kde_decks.decks, kde_decks.write_deck, "kdegames-card-data-kf5")
+
+
+@pytest.fixture(scope="session")
+def kde_enrolled(kde_deck):
+    """``kde_enrolled(name)``: KDE's deck ``name`` as ``kde_deck`` renders it and that folder enrolled, enrolled once
+    per worker (~4 s each); each call gives its own copy, so a test may change its deck."""
+    import copy
+
+    from vision import deck as decklib
+
+    enrolled: dict[str, object] = {}
+
+    def get(name: str) -> tuple[Path, object]:
+        folder = kde_deck(name)
+        if name not in enrolled:
+            enrolled[name] = decklib.enroll_dir(str(folder))
+        return folder, copy.deepcopy(enrolled[name])
+
+    return get

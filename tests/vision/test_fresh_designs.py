@@ -19,11 +19,11 @@ def _read_as(deck_dir, seed: int, code: str, deck: decklib.Deck | None) -> str |
     return best.code
 
 
-def _unsure_by_the_pairs_other_suit(folder, seed: int, code: str, named: str, monkeypatch) -> tuple:
-    """The design in ``folder`` enrolled (the network gave some of its cards of other suits a spade at enrollment):
-    its card ``code`` in scene ``seed`` is unsure, and named ``named`` with ``REREAD_OTHER_SUIT_P`` off (left off).
-    Returns the folder and the deck."""
-    deck = decklib.enroll_dir(str(folder))
+def _unsure_by_the_pairs_other_suit(enrolled: tuple, seed: int, code: str, named: str, monkeypatch) -> tuple:
+    """A design's folder and its deck, enrolled (the network gave some of its cards of other suits a spade at
+    enrollment): its card ``code`` in scene ``seed`` is unsure, and named ``named`` with ``REREAD_OTHER_SUIT_P`` off
+    (left off). Returns the folder and the deck."""
+    folder, deck = enrolled
     assert "S" in deck.templates.index_suit_misnames
     assert _read_as(folder, seed, code, deck) is None
     monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
@@ -31,15 +31,14 @@ def _unsure_by_the_pairs_other_suit(folder, seed: int, code: str, named: str, mo
     return folder, deck
 
 
-def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_deck, monkeypatch):
+def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_enrolled, monkeypatch):
     """KDE's standard deck, scene 500023: the ace of spades (a large ornate spade in the middle) matched as the AS at
     0.92, margin 0.70, and its small corner spades read by the network as clubs, sure enough to veto that match. The
     enrolled mode then took the network's side and named the AC. Two readers each sure of a different card cannot
     both be right: unsure (``VETO_LEAVES_UNSURE``)."""
     from vision import index_net
 
-    folder = kde_deck("standard")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("standard")
     assert _read_as(folder, 500023, "AS", deck) is None
     # (the network's reading that named it: two corners each 0.85-0.89 on the club, joint within the black pair; the
     # generic fallback's blur rules, ``index_net.BLURRED_WIDTH``, set aside, as they refuse that reading too)
@@ -50,7 +49,7 @@ def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_deck, monkeypatch):
     assert _read_as(folder, 500023, "AS", deck) == "AC"
 
 
-def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_deck, monkeypatch):
+def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_enrolled, monkeypatch):
     """KDE's jolly-royal: at enrollment the network reads some of its clubs as spades (``index_suit_misnames``
     holds S). A blurred four of clubs, scene 500108, that the templates left unsure on its first outlines was named
     the 4S by the network's reading of an outline cut again (both corners on the 4S, 0.96 and 0.95, the 4S among the
@@ -60,7 +59,7 @@ def test_a_suit_the_network_gave_the_decks_other_cards_is_not_its_to_name(kde_de
     the network a spade at 0.8 or more (``REREAD_OTHER_SUIT_P``, whose cost this card is)."""
     from vision import index_net
 
-    folder, deck = _unsure_by_the_pairs_other_suit(kde_deck("jolly-royal"), 500108, "4C", "4C", monkeypatch)
+    folder, deck = _unsure_by_the_pairs_other_suit(kde_enrolled("jolly-royal"), 500108, "4C", "4C", monkeypatch)
     monkeypatch.setattr(recognise.Recogniser, "_suit_named_rightly", lambda self, label: True)
     # (the network's 4S is refused by the generic reader's blur rules too, ``index_net.BLURRED_WIDTH``: set aside)
     monkeypatch.setattr(index_net, "BLURRED_WIDTH", 99.0)
@@ -160,7 +159,7 @@ def test_a_deck_whose_index_is_top_left_keeps_its_corner(kde_deck):
     assert decklib.templates_from_images(mirrored).index_side == "top"
 
 
-def test_a_veto_on_a_suit_the_network_misnames_for_the_deck_does_not_stand(kde_deck, monkeypatch):
+def test_a_veto_on_a_suit_the_network_misnames_for_the_deck_does_not_stand(kde_enrolled, monkeypatch):
     """KDE's ancient-egyptians prints its bottom index upright, so the network, turning that corner, sees it upside
     down: an upside-down heart reads as a spade. At enrollment it named spades among this deck's hearts
     (``index_suit_misnames`` holds S), yet its corners' joint suit vetoed right matches of hearts: scene 500094's ten
@@ -168,23 +167,21 @@ def test_a_veto_on_a_suit_the_network_misnames_for_the_deck_does_not_stand(kde_d
     0.99). A veto stands only on what the network reads rightly on the deck's own cards
     (``VETO_NEEDS_TRUSTED_NAMES``). (Scene 500016's ten of hearts was the case with the networks before session
     39's.)"""
-    folder = kde_deck("ancient-egyptians")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("ancient-egyptians")
     assert "S" in deck.templates.index_suit_misnames
     assert _read_as(folder, 500094, "TH", deck) == "TH"
     monkeypatch.setattr(recognise, "VETO_NEEDS_TRUSTED_NAMES", False)
     assert _read_as(folder, 500094, "TH", deck) is None
 
 
-def test_a_spade_whose_pips_show_a_clubs_notches_is_left_unsure(kde_deck, monkeypatch):
+def test_a_spade_whose_pips_show_a_clubs_notches_is_left_unsure(kde_enrolled, monkeypatch):
     """KDE's oxygen-air has its suit sign only in the pips. Its blurred eight of clubs, scene 500023, matched the
     8S's templates at 0.86, margin 0.34 - the only wrong read left on KDE's designs - while all eight of its pips show
     the notch between a club's leaves (0.11-0.14). Enrollment finds that notch telling this deck's spades and clubs
     apart (``decklib.notches_tell_black``), and a spade so notched is unsure (``NOTCHED_SPADES_UNSURE``)."""
     from vision import pips
 
-    folder = kde_deck("oxygen-air")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("oxygen-air")
     assert deck.templates.notches_tell_black and deck.report["notches_tell_black"]
     assert _read_as(folder, 500023, "8C", deck) is None
     images = synth.load_deck(str(folder))
@@ -201,13 +198,12 @@ def test_spades_drawn_with_a_notch_of_their_own_are_not_asked(kde_deck):
     assert decklib.notches_tell_black(synth.load_deck(str(kde_deck("standard"))))
 
 
-def test_a_second_reading_short_of_its_bar_does_not_name_the_card(kde_deck):
+def test_a_second_reading_short_of_its_bar_does_not_name_the_card(kde_enrolled):
     """KDE's jolly-royal enrolled, scene 500116: a blurred ace of clubs matched the AC at 0.79 on its first outline
     (unsure) and the AS at 0.887, margin 0.30, on the network's other outline - past the first reading's bar, short of
     a second reading's (``ENROLLED_REREAD_MARGIN``). That nearer reading was taken with its first-reading verdict and
     named the card the AS; it may only be read again from (session 39)."""
-    folder = kde_deck("jolly-royal")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("jolly-royal")
     assert _read_as(folder, 500116, "AC", deck) in (None, "AC")
 
 
@@ -267,26 +263,24 @@ def test_a_blurred_black_court_needs_a_surer_suit_on_every_outline(kde_deck, mon
     assert _read_as(standard, 500070, "JS", None) == "JC"
 
 
-def test_an_ace_whose_pip_denies_its_suit_twice_is_unsure_even_matched_surely(kde_deck, monkeypatch):
+def test_an_ace_whose_pip_denies_its_suit_twice_is_unsure_even_matched_surely(kde_enrolled, monkeypatch):
     """KDE's jolly-royal enrolled, scene 500245 (the enrolled sweep of scenes 500150-299, session 41): its AC matched
     surely as the AS (0.834, margin 0.59), the network's corners agreeing; its one big pip shows a club's leaves and
     its shape names the club by 1.02: not named so (``ENROLLED_ACE_PIP_UNSURE``; the outlines read again then name
     the AC). Asked of number cards too, the check would refuse the same scene's right 5C: aces only."""
-    folder = kde_deck("jolly-royal")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("jolly-royal")
     assert _read_as(folder, 500245, "AC", deck) in (None, "AC")
     assert _read_as(folder, 500245, "5C", deck) == "5C"
     monkeypatch.setattr(recognise, "ENROLLED_ACE_PIP_UNSURE", False)
     assert _read_as(folder, 500245, "AC", deck) == "AS"
 
 
-def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_card(kde_deck, monkeypatch):
+def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_card(kde_enrolled, monkeypatch):
     """KDE's oxygen enrolled, scene 500225 (session 41): its blurred 2C, matched as the 2S under the bar (0.84, margin
     0.37), was named the 2S from an outline 5 % off (0.879, margin 0.685) while another outline matched the 2C at
     0.823, margin 0.783 - a match near the bar that stands out from the deck's other cards by more than the named
     one: the card is not sure (``REREAD_RIVALS``)."""
-    folder = kde_deck("oxygen")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("oxygen")
     assert _read_as(folder, 500225, "2C", deck) is None
     monkeypatch.setattr(recognise, "REREAD_RIVALS", False)
     # (since session 42 the margin taken with the face moved, ``ALIGNED_MARGIN``, leaves it unsure as well)
@@ -295,25 +289,23 @@ def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_
     assert _read_as(folder, 500225, "2C", deck) == "2S"
 
 
-def test_a_margin_holds_only_where_the_face_moved_to_fit_its_card_still_names_it(kde_deck, monkeypatch):
+def test_a_margin_holds_only_where_the_face_moved_to_fit_its_card_still_names_it(kde_enrolled, monkeypatch):
     """KDE's oxygen draws its pips light on dark, where its 2C and 2S differ in the pips' shape alone; its corner
     holds the rank, not the suit. Scene 500316's blurred 2C, outlined a few pixels off, matched as the 2S at 0.92,
     margin 0.67 (the 30 x 42 face's discriminant swings from -3 to +2.4 over moves of 4 px); with the face moved to
     where it fits the 2S best the margin is 0.11, and the smaller counts (``ALIGNED_MARGIN``): unsure."""
-    folder = kde_deck("oxygen")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("oxygen")
     assert _read_as(folder, 500316, "2C", deck) in (None, "2C")
     monkeypatch.setattr(recognise, "ALIGNED_MARGIN", False)
     assert _read_as(folder, 500316, "2C", deck) == "2S"
 
 
-def test_the_templates_rank_below_their_bar_gives_way_to_two_corners_on_another_rank(kde_deck, monkeypatch):
+def test_the_templates_rank_below_their_bar_gives_way_to_two_corners_on_another_rank(kde_enrolled, monkeypatch):
     """KDE's ancient-egyptians, scene 500389: a blurred 9D matched as the 8D at 0.78 (below the bar; margin 0.44) with
     the other diamonds far enough, so the rank was the templates' and the suit the network's (``_rank_by_templates``)
     - while both network corners read the 9 (0.59 and 0.98). At enrollment the network read some of the deck's sixes
     as nines, none of its eights (``index_rank_pairs``): the 8D is left unsure (``RANKED_RANK_UNREAD``)."""
-    folder = kde_deck("ancient-egyptians")
-    deck = decklib.enroll_dir(str(folder))
+    folder, deck = kde_enrolled("ancient-egyptians")
     assert "9" in deck.templates.index_misnames and "9" not in deck.templates.index_rank_pairs.get("8", "")
     assert "9" in deck.templates.index_rank_pairs["6"]
     assert _read_as(folder, 500389, "9D", deck) in (None, "9D")
@@ -325,14 +317,14 @@ def test_the_templates_rank_below_their_bar_gives_way_to_two_corners_on_another_
     assert _read_as(folder, 500389, "9D", deck) == "8D"
 
 
-def test_a_card_named_only_from_another_outline_is_unsure_where_a_corner_shows_the_pairs_other_suit(kde_deck,
-                                                                                                      monkeypatch):
+def test_a_card_named_only_from_another_outline_is_unsure_where_a_corner_shows_the_pairs_other_suit(kde_enrolled,
+                                                                                                          monkeypatch):
     """KDE's oxygen-white draws one king's picture for all four suits: its KS and KC differ only in their small suit
     signs. Scene 501008's KS, lying over a 2C, matched the KC short of the margin on its first outline (0.81, margin
     0.18) and past the rereading margin on three others (0.40-0.41); a corner of that cut shows the network a spade
     at 0.85 (and the club at 0.002): unsure (``REREAD_OTHER_SUIT_P``), though the network named some of this deck's
     cards of other suits spades at enrollment."""
-    _unsure_by_the_pairs_other_suit(kde_deck("oxygen-white"), 501008, "KS", "KC", monkeypatch)
+    _unsure_by_the_pairs_other_suit(kde_enrolled("oxygen-white"), 501008, "KS", "KC", monkeypatch)
 
 
 def test_pips_that_all_stand_one_way_are_judged_whichever_way_the_card_lies(kde_deck, monkeypatch):
