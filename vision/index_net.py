@@ -533,7 +533,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and (shape in RED) == (ir.suit in RED):
             ok = False  # (``LOOSE_SHAPE``)
-        if ir.rank in COURTS and group >= COURT_ONE_GROUP:
+        if ir.rank in COURTS and (group if COURT_ONE_GROUP_UNCAPPED else pipslib.rank_bound(group)) >= COURT_ONE_GROUP:
             ok = False  # (``COURT_ONE_GROUP``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
@@ -545,12 +545,13 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     # (an ace's ink must show a colour, its suit's only other check: boxes_train IMG_2434's ornate ace of spades
     # under the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89;
     # such an ace is left to the 'corners' path, as before the 'ace' path - cam_image18's is named there at 0.976)
-    path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group)
+    bound = pipslib.rank_bound(group)
+    path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, bound)
             else "ace" if ACE_PATH and middle and ir.rank == "A" and colour != "?" else "corners")
     if _blurred_black_picture_refuse(path, ir.suit, ir.p_suit, blurred(ir)):
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
-        ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
+        ok = ok and bound != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in PICTURE_PATHS else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle,
                    shape)
@@ -578,6 +579,12 @@ COVERED_PIPS_RANK_P = 0.9
 # its pips hidden shows 7 or 8. (A court read by both corners may show more - up to 9 on the photos, a picture's
 # ornaments - and keeps its two looks at the index)
 COURT_ONE_GROUP = 7
+# ... counted whatever their number: more than ten alike shapes are no bound on a number card's rank, but the pips of
+# more than one card in an outline that took in a pile. KDE's jolly-royal nine of spades on a trick's pile, the pile
+# outlined whole (its envelope 1.6 cards' area, a hand across it), was named the KH at 0.974 by the corner where the
+# king's index showed (scene 502898, ``python -m tools.wrong_sweep --themes fresh --first 502850``); its field held
+# 11 alike shapes (the nine's spades, two of the 4C's clubs), which had counted as none
+COURT_ONE_GROUP_UNCAPPED = True
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)
 PIP_SHAPE_BAR = 0.3

@@ -631,10 +631,12 @@ class Recogniser:
         if not redo:
             return None
         cuts = [{i: corner_cut(frame, v, i, scale) for i in redo} for v in outline_variants(quad)]
-        accepted = [n for n, cut in zip(index_net.reread_generic(first, cuts), cuts, strict=True)
+        readings = index_net.reread_generic(first, cuts)
+        accepted = [n for n, cut in zip(readings, cuts, strict=True)
                     if index_net.accepts(n, self.net_thresholds)
                     and (n.path not in FIRST_CUT_ONLY or _named_by_first_cut(n, first, cut))
-                    and not _blurred_black_court(n) and not _letter_seen_first(n, first)]
+                    and not _blurred_black_court(n) and not _letter_seen_first(n, first)
+                    and not _letter_seen_again(n, readings)]
         if len({n.label for n in accepted}) > 1:
             return None  # (cuts a few per cent apart name different cards: see ``_reread_enrolled``)
         for n in accepted:
@@ -977,12 +979,30 @@ def _letter_seen_first(n: index_net.NetRead, first: index_net.NetRead) -> bool:
     if LETTER_SEEN_FIRST and any(c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P
                                  for c in first.index.corners):
         return True
-    # a court named by one corner alone ('court_one'): that corner's first cut (``LETTER_DOUBTED_P``)
+    # a court named by one corner alone ('court_one'): that corner's first cut (``LETTER_DOUBTED_P``); by both
+    # ('court'), since session 51: both corners' first cuts (``LETTER_DOUBTED_BOTH``)
     named = [i for i, c in enumerate(n.index.corners) if c.is_index]
-    if n.path != "court_one" or len(named) != 1:
+    if not (n.path == "court_one" and len(named) == 1 or LETTER_DOUBTED_BOTH and n.path == "court" and named):
         return False
-    was = first.index.corners[named[0]]
-    return was.p_suit >= LETTER_SUIT_P and not (was.rank == n.label[0] and was.p_rank >= LETTER_DOUBTED_P)
+    was = [first.index.corners[i] for i in named]
+    return all(w.p_suit >= LETTER_SUIT_P and not (w.rank == n.label[0] and w.p_rank >= LETTER_DOUBTED_P) for w in was)
+
+
+def _letter_seen_again(n: index_net.NetRead, readings: list[index_net.NetRead]) -> bool:
+    """Whether a court named from another outline by one corner alone ('court_one') had that corner, on another
+    outline's cut, show its suit at least ``LETTER_SUIT_P`` and no rank: the letter beside the suit is one the network
+    does not know as J, Q or K (``_letter_seen_first``'s sign, seen on any cut). Aisleriot lattmann draws the German
+    letters K, D and B: its queen of diamonds, half covered, first read 'K' at 0.75 beside a diamond at 0.86 by its one
+    corner in view (short of ``LETTER_SUIT_P``), showed '-' beside a diamond at 0.93-0.99 on three other cuts and was
+    named the KD at 0.981 from a fourth (scene 502931, ``python -m tools.wrong_sweep --themes held --first
+    502850``)."""
+    if not LETTER_SEEN_AGAIN or n.path != "court_one" or n.index is None:
+        return False
+    named = [i for i, c in enumerate(n.index.corners) if c.is_index]
+    return len(named) == 1 and any(
+        r.index is not None and r.index.corners[named[0]].rank == "-"
+        and r.index.corners[named[0]].suit != "-" and r.index.corners[named[0]].p_suit >= LETTER_SUIT_P
+        for r in readings)
 
 
 LETTER_SEEN_FIRST = True
@@ -996,6 +1016,15 @@ LETTER_SUIT_P = 0.9
 # tuning sweep of scenes 500450-599: 2 of 11,324 right reads (atlasnye_skat's KS, first cut 0.52; anglo_modern's JD,
 # 0.79)
 LETTER_DOUBTED_P = 0.8
+# ... and a court named from another outline by both corners ('court') whose first cut showed, in each, its suit
+# surely and that rank under ``LETTER_DOUBTED_P``: both indices were in view and both letters doubtful. Aisleriot
+# rheinland's jack of hearts (a German B), first read 'K' at 0.61 and 0.64 beside hearts at 0.99, was named the KH at
+# 0.972 from the fourth of six other outlines (the others 0.36-0.89; scene 502971, ``python -m tools.wrong_sweep
+# --themes held --first 502850``)
+LETTER_DOUBTED_BOTH = True
+# a court named from another outline by one corner is not sure where another cut of that corner shows a suit and no
+# rank (``_letter_seen_again``)
+LETTER_SEEN_AGAIN = True
 
 
 # the suit probability a blurred black court needs on another outline (``_blurred_black_court``): over the 0.963 of
