@@ -581,7 +581,8 @@ class Recogniser:
         if not sure:
             return None
         label, score, margin, ok, n = readings[sure[0]]
-        if self._other_suit_seen(frame, variants[sure[0]], label) or self._letter_doubted_first(frame, quad, n):
+        others = [r[4] for i, r in enumerate(readings) if i != sure[0] and r[4] is not None]
+        if self._other_suit_seen(frame, variants[sure[0]], label) or self._letter_doubted(frame, quad, n, others):
             return None
         key = self.same.get(label, label)
         if first is not None:
@@ -591,15 +592,19 @@ class Recogniser:
             return None
         return label, score, margin, ok
 
-    def _letter_doubted_first(self, frame: np.ndarray, quad: np.ndarray, n: index_net.NetRead | None) -> bool:
+    def _letter_doubted(self, frame: np.ndarray, quad: np.ndarray, n: index_net.NetRead | None,
+                        others: list[index_net.NetRead]) -> bool:
         """Whether a court the generic fallback named from another outline (``n``; None: the templates named it) is
         one the generic mode's ``_reread`` refuses by the first outline's corners (``_letter_seen_first``), those
-        corners cut as the generic mode cuts them: the fallback is there so that the enrolled mode reads what the
+        corners cut as the generic mode cuts them, or by the fallback's readings from the other outlines
+        (``others``, ``_letter_seen_again``): the fallback is there so that the enrolled mode reads what the
         generic mode reads, and no more. aisleriot rheinland's half-covered jack of diamonds (a German B), which
         the generic mode leaves unsure so (scene 501340), was named the KD at 0.970 by the fallback from another
         outline (enrolled sweep at 501200, ``python -m tools.wrong_sweep --themes held --mode enrolled``)."""
         if n is None or n.index is None or n.label[:1] not in index_net.COURTS:
             return False
+        if _letter_seen_again(n, others):
+            return True
         card, big = reading_cut(frame, quad, larger=True)
         first = index_net.NetRead("?", "none", index_net.read_corners(card if big is None else big))
         return _letter_seen_first(n, first)

@@ -687,6 +687,18 @@ def test_a_court_by_one_corner_over_a_field_of_pips_is_unsure(kde_deck, monkeypa
     assert _wrong_reads(scene) == ["KH"]
 
 
+def test_a_court_by_one_corner_over_a_pile_outlined_whole_is_unsure(kde_deck, monkeypatch):
+    """KDE's jolly-royal nine of spades on a trick's pile (scene 502898, generic), the pile outlined whole with a hand
+    across it: the outline's corner where the king of hearts' index showed read the KH at 0.974, the far corner lay
+    on the mat. Its field held 11 alike shapes (the nine's spades and two of the 4C's clubs), more than a card has
+    pips, which had counted as none; counted as they are, they leave the court unsure (``COURT_ONE_GROUP_UNCAPPED``),
+    and the scene's other reads stand."""
+    scene = _scene(str(kde_deck("jolly-royal")), 502898)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "COURT_ONE_GROUP_UNCAPPED", False)
+    assert _wrong_reads(scene) == ["KH"]
+
+
 def test_a_card_read_relit_keeps_the_blur_it_was_cut_with(kde_deck, monkeypatch):
     """KDE's standard jack of spades (scene 501771, generic), blurred: as cut its corners measured 3.3-3.4 wide and
     read the club at 0.70, refused as a blurred black court (``BLURRED_BLACK_COURT_P``). Relit, for the shadow across
@@ -744,18 +756,46 @@ def test_a_court_by_one_corner_whose_first_cut_doubted_its_letter_is_not_named_f
     assert _wrong_reads(scene) == ["KD"]
 
 
+def test_a_court_by_one_corner_whose_other_cuts_show_its_suit_without_a_letter_is_not_named(aisleriot_deck,
+                                                                                               monkeypatch):
+    """aisleriot lattmann draws the German letters K, D and B. Its queen of diamonds half covered, scene 502931
+    (generic): the one corner in view first read 'K' at 0.75 beside a diamond at 0.86 (short of the suit
+    ``LETTER_SUIT_P`` asks, so the first cut's rule did not hold it); three other cuts showed the diamond at 0.93-0.99
+    and no rank, and a fourth read the KD at 0.981, which named it. A cut that shows the suit and no letter shows a
+    letter the network does not know: unsure (``recognise.LETTER_SEEN_AGAIN``)."""
+    from vision import recognise
+
+    scene = _scene(aisleriot_deck("lattmann"), 502931)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_SEEN_AGAIN", False)
+    assert _wrong_reads(scene) == ["KD"]
+
+
+def test_a_court_whose_two_corners_doubted_their_letter_is_not_named_from_other_outlines(aisleriot_deck,
+                                                                                         monkeypatch):
+    """aisleriot rheinland's jack of hearts (a German B), scene 502971 (generic): both corners first read 'K' at 0.61
+    and 0.64 beside hearts at 0.99, then six other outlines read the king at 0.36-0.97 and the fourth named the KH.
+    Both letters were in view and doubtful: no other outline names the court (``recognise.LETTER_DOUBTED_BOTH``)."""
+    from vision import recognise
+
+    scene = _scene(aisleriot_deck("rheinland"), 502971)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_DOUBTED_BOTH", False)
+    assert _wrong_reads(scene) == ["KH"]
+
+
 def test_the_enrolled_fallback_holds_a_court_to_its_first_cuts_doubted_letter_too(aisleriot_deck, monkeypatch):
     """The same card read with rheinland enrolled (enrolled sweep at 501200): the templates unsure on every outline,
     the generic fallback named the KD at 0.970 from another outline, which the generic mode's own reread refuses
     (above). The enrolled mode holds the fallback's court to the first outline's corners too
-    (``Recogniser._letter_doubted_first``)."""
+    (``Recogniser._letter_doubted``)."""
     from vision import deck as decklib
     from vision import recognise
 
     folder = aisleriot_deck("rheinland")
     scene, deck = _scene(folder, 501340), decklib.enroll_dir(str(folder))
     assert _wrong_reads(scene, deck) == []
-    monkeypatch.setattr(recognise.Recogniser, "_letter_doubted_first", lambda self, frame, quad, n: False)
+    monkeypatch.setattr(recognise.Recogniser, "_letter_doubted", lambda self, frame, quad, n, others: False)
     assert _wrong_reads(scene, deck) == ["KD"]
 
 
