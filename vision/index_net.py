@@ -393,7 +393,7 @@ class NetRead:
     p_suit: float = 0.0
     pips: object | None = None  # the ``vision.pips.Pips`` found on the card, or None
     colour: str = "?"  # the index ink's colour (``ink_colour``)
-    group: int = 0  # with no pip layout: the most alike pip-like shapes seen (``vision.pips.read_pips``)
+    group: int = 0  # with no pip layout: the most alike pip-like shapes seen, ten or fewer (``vision.pips.read_pips``)
     # with no pip layout and an ace in a corner of the first reading: ink only in the field's middle (``lone_middle``;
     # not asked where neither first corner read an ace, so a reading again that finds one takes the 'corners' path)
     middle: bool = False
@@ -401,6 +401,7 @@ class NetRead:
     # alike pip-like shapes standing square in it name by their shape (``vision.pips.loose_pips``, ``loose_suit``),
     # '' when none do clearly (a reading again on the 'number_one' path keeps its first cut's index corner)
     shape: str = ""
+    most: int = 0  # with no pip layout: the most alike pip-like shapes seen, however many (``COURT_ONE_GROUP``)
 
     @property
     def score(self) -> float:
@@ -431,14 +432,14 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     if ir.seen == 0:
         return NetRead("?", "none", ir)
     # (the pips' glyphs too: their shape is a third look at the suit, ``pips_refuse``)
-    p, group = (pips, 0) if pips is not None else pipslib.read_pips(card)
+    p, group, most = (pips, 0, 0) if pips is not None else pipslib.read_pips(card)
     # (asked only of a card an ace may be: it costs a cut of the card's ink)
     middle = (not isinstance(p, pipslib.Pips) and any(c.rank == "A" for c in ir.corners)
               and pipslib.lone_middle(card))
     # (asked only where ``_decide`` weighs it: a number card named by its one corner in view, with no pip layout)
     shape = (loose_suit(pipslib.loose_pips(card)) if LOOSE_SHAPE and not isinstance(p, pipslib.Pips)
              and ir.seen == 1 and ir.rank in pipslib.NUMBER_RANKS else "")
-    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape)
+    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape, most)
 
 
 SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
@@ -488,15 +489,16 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
         else:
             colour = "?"
         out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group, first.middle,
-                                                                       first.shape))
+                                                                       first.shape, first.most))
     return out
 
 
-def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "") -> NetRead:
+def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "",
+            most: int = 0) -> NetRead:
     """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not),
-    the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``), whether
-    the field's ink lies only in its middle (``middle``, an ace's field) and the suit those shapes name by their
-    shape (``shape``, ``loose_suit``)."""
+    the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``, ten or
+    fewer; ``most``, however many), whether the field's ink lies only in its middle (``middle``, an ace's field) and
+    the suit those shapes name by their shape (``shape``, ``loose_suit``)."""
     from vision import pips as pipslib
 
     shown = [c for c in ir.corners if c.is_index]
@@ -533,11 +535,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and (shape in RED) == (ir.suit in RED):
             ok = False  # (``LOOSE_SHAPE``)
-        if ir.rank in COURTS and (group if COURT_ONE_GROUP_UNCAPPED else pipslib.rank_bound(group)) >= COURT_ONE_GROUP:
+        if ir.rank in COURTS and (most if COURT_ONE_GROUP_UNCAPPED else group) >= COURT_ONE_GROUP:
             ok = False  # (``COURT_ONE_GROUP``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0, None, colour, group, middle, shape)
+                       ir.p_suit if ok else 0.0, None, colour, group, middle, shape, most)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
@@ -545,16 +547,15 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
     # (an ace's ink must show a colour, its suit's only other check: boxes_train IMG_2434's ornate ace of spades
     # under the bench's blur, its ink too faint for a colour, was read as the AD by both corners at 0.92 and 0.89;
     # such an ace is left to the 'corners' path, as before the 'ace' path - cam_image18's is named there at 0.976)
-    bound = pipslib.rank_bound(group)
-    path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, bound)
+    path = ("court" if ir.rank in COURTS else "partial" if _group_fits(ir.rank, group)
             else "ace" if ACE_PATH and middle and ir.rank == "A" and colour != "?" else "corners")
     if _blurred_black_picture_refuse(path, ir.suit, ir.p_suit, blurred(ir)):
         ok = False  # (``BLURRED_BLACK_COURT_P``: an ace's design, like a court's picture, has no pips to check)
     if GROUP_BOUNDS_RANK and path == "corners" and ir.rank in NUMBER_RANKS:
-        ok = ok and bound != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
+        ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in PICTURE_PATHS else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle,
-                   shape)
+                   shape, most)
 
 
 # a number card read by its pips and one corner ('one') whose other corner surely shows nothing (``CornerRead.covered``:

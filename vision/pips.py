@@ -109,17 +109,18 @@ def find_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
 
 
 def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ...] = INK_RETRY
-              ) -> tuple[Pips | None, int]:
+              ) -> tuple[Pips | None, int, int]:
     """``find_pips``, and where it finds no clean layout, how many alike pip-like shapes the field shows at most at
-    the levels it cut (0: none, or a clean layout found): up to ten, a lower bound on a number card's rank that a
-    shadow, an object over part of the card or two pips run together do not raise (``rank_bound``); more, the pips
-    of more than one card, or a pattern. The group comes from the same cuts as the layout, at no extra cost."""
+    the levels it cut, counting only groups of ten or fewer (0: none, more than ten, or a clean layout found): a
+    lower bound on a number card's rank that a shadow, an object over part of the card or two pips run together do
+    not raise; and the most at any level, whatever their number (more than ten: the pips of more than one card, or a
+    pattern). The groups come from the same cuts as the layout, at no extra cost."""
     cuts = _cuts(card, (level, *retry))
     first = next(cuts, None)
     if first is None:
-        return None, 0
+        return None, 0, 0
     if first[1] is not None:
-        return first[1], 0
+        return first[1], 0, 0
     groups = [len(first[0][0])]
     found = []
     for group, p in cuts:
@@ -127,15 +128,9 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
         if p is not None:
             found.append(p)
     if len({p.count for p in found}) == 1:
-        return found[0], 0
+        return found[0], 0, 0
     # (none found, or the levels count differently: no clean layout)
-    return None, max(groups)
-
-
-def rank_bound(group: int) -> int:
-    """``read_pips``' group as a lower bound on a number card's rank: none (0) where it holds more shapes than a
-    card has pips."""
-    return group if group <= 10 else 0
+    return None, max((k for k in groups if k <= 10), default=0), max(groups)
 
 
 _Group = tuple[list, list, np.ndarray, int]  # ``_group``'s answer

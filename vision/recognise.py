@@ -426,7 +426,7 @@ class Recogniser:
         (``Templates.notches_tell_black``; ``PLAIN_CLUBS_UNSURE``): ``_club_notched``'s mirror."""
         if not (self.templates.notches_tell_black and label[1:] == "C" and label[0] in pips.NUMBER_RANKS):
             return False
-        p, _ = pips.read_pips(card)
+        p = pips.read_pips(card)[0]
         return isinstance(p, pips.Pips) and p.club_notched == 0.0 and index_net.pips_refuse(p, "C")
 
     def _read_enrolled(self, card: np.ndarray, big: np.ndarray | None,
@@ -1155,7 +1155,7 @@ def _pips_deny(card: np.ndarray, label: str) -> bool:
     spades, their corner spades read as clubs by both corners (0.72-0.81) and matched best as the AC and the 3C, were
     named so (scenes 500132 and 500138 of the enrolled sweep at 150 scenes), while their pips named the spade (the
     discriminant at 0.54-0.55, the ace's pip without a club's leaves)."""
-    p, _ = pips.read_pips(card)
+    p = pips.read_pips(card)[0]
     return isinstance(p, pips.Pips) and index_net.pips_refuse(p, label[1:])
 
 
