@@ -401,7 +401,7 @@ class NetRead:
     # alike pip-like shapes standing square in it name by their shape (``vision.pips.loose_pips``, ``loose_suit``),
     # '' when none do clearly (a reading again on the 'number_one' path keeps its first cut's index corner)
     shape: str = ""
-    most: int = 0  # with no pip layout: the most alike pip-like shapes seen, however many (``COURT_ONE_GROUP``)
+    every: int = 0  # with no pip layout: the alike pip-like shapes seen at every ink level, however many
 
     @property
     def score(self) -> float:
@@ -432,14 +432,14 @@ def read_generic(card: np.ndarray, index_card: np.ndarray | None = None, pips: o
     if ir.seen == 0:
         return NetRead("?", "none", ir)
     # (the pips' glyphs too: their shape is a third look at the suit, ``pips_refuse``)
-    p, group, most = (pips, 0, 0) if pips is not None else pipslib.read_pips(card)
+    p, group, every = (pips, 0, 0) if pips is not None else pipslib.read_pips(card)
     # (asked only of a card an ace may be: it costs a cut of the card's ink)
     middle = (not isinstance(p, pipslib.Pips) and any(c.rank == "A" for c in ir.corners)
               and pipslib.lone_middle(card))
     # (asked only where ``_decide`` weighs it: a number card named by its one corner in view, with no pip layout)
     shape = (loose_suit(pipslib.loose_pips(card)) if LOOSE_SHAPE and not isinstance(p, pipslib.Pips)
              and ir.seen == 1 and ir.rank in pipslib.NUMBER_RANKS else "")
-    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape, most)
+    return _decide(ir, p, ink_colour(ic, _colour_corner(ir)), group, middle, shape, every)
 
 
 SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut again by ``reread_generic``
@@ -489,16 +489,16 @@ def reread_generic(first: NetRead, cuts: list[dict[int, np.ndarray]], net: Index
         else:
             colour = "?"
         out.append(NetRead("?", "none", ir) if ir.seen == 0 else _decide(ir, pips, colour, first.group, first.middle,
-                                                                       first.shape, first.most))
+                                                                       first.shape, first.every))
     return out
 
 
 def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool = False, shape: str = "",
-            most: int = 0) -> NetRead:
+            every: int = 0) -> NetRead:
     """``read_generic``'s decision from the corners' reading ``ir``, the pips ``p`` (a ``vision.pips.Pips`` or not),
     the index ink's colour and, with no pip layout, the largest group of alike pip-like shapes (``group``, ten or
-    fewer; ``most``, however many), whether the field's ink lies only in its middle (``middle``, an ace's field) and
-    the suit those shapes name by their shape (``shape``, ``loose_suit``)."""
+    fewer; ``every``: seen at every ink level, however many), whether the field's ink lies only in its middle
+    (``middle``, an ace's field) and the suit those shapes name by their shape (``shape``, ``loose_suit``)."""
     from vision import pips as pipslib
 
     shown = [c for c in ir.corners if c.is_index]
@@ -535,11 +535,11 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         ok = ok and all(c.covered for c in ir.corners if not c.is_index)
         if ir.rank in pipslib.NUMBER_RANKS and shape and shape != ir.suit and (shape in RED) == (ir.suit in RED):
             ok = False  # (``LOOSE_SHAPE``)
-        if ir.rank in COURTS and (most if COURT_ONE_GROUP_UNCAPPED else group) >= COURT_ONE_GROUP:
+        if ir.rank in COURTS and max(group, every if COURT_ONE_GROUP_UNCAPPED else 0) >= COURT_ONE_GROUP:
             ok = False  # (``COURT_ONE_GROUP``)
         # (``middle`` kept for a reading again, which may find the other corner's index)
         return NetRead(ir.code, "court_one" if ir.rank in COURTS else "number_one", ir, ir.p_rank if ok else 0.0,
-                       ir.p_suit if ok else 0.0, None, colour, group, middle, shape, most)
+                       ir.p_suit if ok else 0.0, None, colour, group, middle, shape, every)
     # no pip layout: a court, or a number card whose pips were not found, is named only by both corners agreeing
     # (the other corner is then the second cue; a number card has its own threshold, since its pips could have
     # been counted and were not)
@@ -555,7 +555,7 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
         ok = ok and group != pipslib.COUNT_OF_RANK[ir.rank] + 1  # (``GROUP_BOUNDS_RANK``)
     p_suit = _suit_probability(ir, colour) if path in PICTURE_PATHS else ir.p_suit
     return NetRead(ir.code, path, ir, ir.p_rank if ok else 0.0, p_suit if ok else 0.0, None, colour, group, middle,
-                   shape, most)
+                   shape, every)
 
 
 # a number card read by its pips and one corner ('one') whose other corner surely shows nothing (``CornerRead.covered``:
@@ -580,11 +580,13 @@ COVERED_PIPS_RANK_P = 0.9
 # its pips hidden shows 7 or 8. (A court read by both corners may show more - up to 9 on the photos, a picture's
 # ornaments - and keeps its two looks at the index)
 COURT_ONE_GROUP = 7
-# ... counted whatever their number: more than ten alike shapes are no bound on a number card's rank, but the pips of
-# more than one card in an outline that took in a pile. KDE's jolly-royal nine of spades on a trick's pile, the pile
-# outlined whole (its envelope 1.6 cards' area, a hand across it), was named the KH at 0.974 by the corner where the
-# king's index showed (scene 502898, ``python -m tools.wrong_sweep --themes fresh --first 502850``); its field held
-# 11 alike shapes (the nine's spades, two of the 4C's clubs), which had counted as none
+# ... or more than ten at every ink level ``read_pips`` cut (``NetRead.every``), which the rank's bound counts as none:
+# the pips of more than one card, an outline that took in a pile. KDE's jolly-royal nine of spades on a trick's pile,
+# the pile outlined whole (its envelope 1.6 cards' area, a hand across it), was named the KH at 0.974 by the corner
+# where the king's index showed (scene 502898, ``python -m tools.wrong_sweep --themes fresh --first 502850``); its
+# field held 11 alike shapes at each of the three levels (the nine's spades, two of the 4C's clubs). At one level
+# is not enough: boxes_train IMG_2616's queen of clubs, lying whole, shows 13 in her patterned gown at one level and
+# 1 at the others
 COURT_ONE_GROUP_UNCAPPED = True
 # how clearly a card's pips must name, by their shape, the other suit of their colour to refuse the corners' suit
 # (``pips_refuse``)

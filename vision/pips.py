@@ -113,8 +113,9 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     """``find_pips``, and where it finds no clean layout, how many alike pip-like shapes the field shows at most at
     the levels it cut, counting only groups of ten or fewer (0: none, more than ten, or a clean layout found): a
     lower bound on a number card's rank that a shadow, an object over part of the card or two pips run together do
-    not raise; and the most at any level, whatever their number (more than ten: the pips of more than one card, or a
-    pattern). The groups come from the same cuts as the layout, at no extra cost."""
+    not raise; and how many the field shows at every level, whatever their number (more than ten at every level: the
+    pips of more than one card; a court's patterned gown shows more than ten at one level, few at the others). The
+    groups come from the same cuts as the layout, at no extra cost."""
     cuts = _cuts(card, (level, *retry))
     first = next(cuts, None)
     if first is None:
@@ -130,7 +131,7 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
     if len({p.count for p in found}) == 1:
         return found[0], 0, 0
     # (none found, or the levels count differently: no clean layout)
-    return None, max((k for k in groups if k <= 10), default=0), max(groups)
+    return None, max((k for k in groups if k <= 10), default=0), min(groups)
 
 
 _Group = tuple[list, list, np.ndarray, int]  # ``_group``'s answer
