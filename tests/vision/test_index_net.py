@@ -733,12 +733,16 @@ def test_a_court_whose_first_cut_showed_an_unknown_letter_is_not_named_from_othe
     """aisleriot rheinland's blurred jack of diamonds (a German B, scene 500728, generic): its first cut read 'K' at
     0.68 in one corner and a diamond with no rank beside it in the other - an unknown letter, no card named. Cut again
     from six other outlines, one read the KD at 0.951, past the bar of a reading again. The corner that showed the
-    suit was not cut off, so no other outline names the court now (``recognise.LETTER_SEEN_FIRST``)."""
+    suit was not cut off, so no other outline names the court now (``recognise.LETTER_SEEN_FIRST``). Since session 51
+    the rule for a court whose corners all doubted their letter in the first cut holds it too
+    (``LETTER_DOUBTED_BOTH``: the corner without a rank doubted it most)."""
     from vision import recognise
 
     scene = _scene(aisleriot_deck("rheinland"), 500728)
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(recognise, "LETTER_SEEN_FIRST", False)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_DOUBTED_BOTH", False)
     assert _wrong_reads(scene) == ["KD"]
 
 
@@ -747,12 +751,16 @@ def test_a_court_by_one_corner_whose_first_cut_doubted_its_letter_is_not_named_f
     """aisleriot rheinland's jack of diamonds (a German B) half covered, scene 501340 (generic): its one corner in
     view first read 'K' at 0.65 beside a diamond at 0.98, the other corner covered. Cut again from six other outlines,
     the fifth read the KD at 0.970 - the 'court_one' bar - and named it. That corner's suit was in view in the first
-    cut and its letter doubtful there, so no other outline names the court now (``recognise.LETTER_DOUBTED_P``)."""
+    cut and its letter doubtful there, so no other outline names the court now (``recognise.LETTER_DOUBTED_P``).
+    Since session 51 a cut of that corner showing the diamond without a letter holds it too
+    (``LETTER_SEEN_AGAIN``)."""
     from vision import recognise
 
     scene = _scene(aisleriot_deck("rheinland"), 501340)
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(recognise, "LETTER_DOUBTED_P", 0.0)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "LETTER_SEEN_AGAIN", False)
     assert _wrong_reads(scene) == ["KD"]
 
 
