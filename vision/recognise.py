@@ -1025,10 +1025,13 @@ LETTER_DOUBTED_P = 0.8
 # surely and that rank under ``LETTER_DOUBTED_P``: both indices were in view and both letters doubtful. Aisleriot
 # rheinland's jack of hearts (a German B), first read 'K' at 0.61 and 0.64 beside hearts at 0.99, was named the KH at
 # 0.972 from the fourth of six other outlines (the others 0.36-0.89; scene 502971, ``python -m tools.wrong_sweep
-# --themes held --first 502850``)
+# --themes held --first 502850``); so were the jacks of 502257 and 502532. Right courts first read that doubtfully
+# look the same to the network (simplistic's KH at 0.66 and 0.59): with ``LETTER_SEEN_AGAIN``, the tuning sweep of
+# scenes 500450-599 lost 6 of 11,306 right reads (about 4 to this rule), the held-out designs 2 of 2,262, KDE's 1 of
+# 1,797, and the development photos boxes_test IMG_2636's queen of diamonds - a trade kept for the wrong reads
 LETTER_DOUBTED_BOTH = True
 # a court named from another outline by one corner is not sure where another cut of that corner shows a suit and no
-# rank (``_letter_seen_again``)
+# rank (``_letter_seen_again``; its cost is counted with ``LETTER_DOUBTED_BOTH``'s: 2 of the tuning sweep's 6)
 LETTER_SEEN_AGAIN = True
 
 
