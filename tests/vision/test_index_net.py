@@ -699,6 +699,27 @@ def test_a_court_by_one_corner_over_a_pile_outlined_whole_is_unsure(kde_deck, mo
     assert _wrong_reads(scene) == ["KH"]
 
 
+def test_a_court_whose_gown_shows_many_alike_shapes_at_one_ink_level_is_still_read():
+    """boxes_train IMG_2616's queen of clubs, lying whole, read by one corner: her patterned gown shows 13 alike
+    shapes at one ink level and 1 at the others. Only shapes seen at every level (``NetRead.every``) speak of a
+    pile's pips (``COURT_ONE_GROUP_UNCAPPED``), so she is read."""
+    from pathlib import Path
+
+    from tools import photo_bench as pb
+    from vision import pips
+    from vision.recognise import Recogniser, reading_cut
+
+    photo = Path(__file__).resolve().parents[3] / "shared" / "photos" / "boxes" / "train" / "IMG_2616.JPG"
+    if not photo.exists():
+        pytest.skip("the development photos ../shared/photos/boxes are not here")
+    img, _ = pb.load_photo(str(photo), 1920)
+    queen = [r for r in Recogniser(None).identify(img) if r.code == "QC"]
+    assert len(queen) == 1
+    card, _ = reading_cut(img, queen[0].quad, larger=True)
+    layout, group, every = pips.read_pips(card)
+    assert layout is None and group < index_net.COURT_ONE_GROUP and every < index_net.COURT_ONE_GROUP
+
+
 def test_a_card_read_relit_keeps_the_blur_it_was_cut_with(kde_deck, monkeypatch):
     """KDE's standard jack of spades (scene 501771, generic), blurred: as cut its corners measured 3.3-3.4 wide and
     read the club at 0.70, refused as a blurred black court (``BLURRED_BLACK_COURT_P``). Relit, for the shadow across
