@@ -981,8 +981,7 @@ def _letter_seen_first(n: index_net.NetRead, first: index_net.NetRead) -> bool:
     assert first.index is not None and n.index is not None
     if n.label[:1] not in index_net.COURTS:
         return False
-    if LETTER_SEEN_FIRST and any(c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P
-                                 for c in first.index.corners):
+    if LETTER_SEEN_FIRST and any(_suit_without_letter(c) for c in first.index.corners):
         return True
     # a court named by one corner alone ('court_one'): that corner's first cut (``LETTER_DOUBTED_P``); by both
     # ('court'), since session 51: both corners' first cuts (``LETTER_DOUBTED_BOTH``)
@@ -1004,10 +1003,14 @@ def _letter_seen_again(n: index_net.NetRead, readings: list[index_net.NetRead]) 
     if not LETTER_SEEN_AGAIN or n.path != "court_one" or n.index is None:
         return False
     named = [i for i, c in enumerate(n.index.corners) if c.is_index]
-    return len(named) == 1 and any(
-        r.index is not None and r.index.corners[named[0]].rank == "-"
-        and r.index.corners[named[0]].suit != "-" and r.index.corners[named[0]].p_suit >= LETTER_SUIT_P
-        for r in readings)
+    return len(named) == 1 and any(r.index is not None and _suit_without_letter(r.index.corners[named[0]])
+                                   for r in readings)
+
+
+def _suit_without_letter(c: index_net.CornerRead) -> bool:
+    """Whether corner ``c`` shows a suit, at least ``LETTER_SUIT_P``, and no rank beside it: a letter the network does
+    not know as J, Q or K (``_letter_seen_first``, ``_letter_seen_again``)."""
+    return c.rank == "-" and c.suit != "-" and c.p_suit >= LETTER_SUIT_P
 
 
 LETTER_SEEN_FIRST = True
