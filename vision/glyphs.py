@@ -36,6 +36,9 @@ TRIM = 2  # pixels of the card's rim left out
 INK_SHARE = 0.35  # ink threshold as a share of the corner's strongest ink (99th percentile)
 CONTRADICTS = 0.3  # a corner whose best other rank beats the pips' rank by this much contradicts it
 COURTS = "JQK"
+# a pip layout whose outline cuts pips in two (``pips.cut_by_outline``) names no card: the pips are counted on part of
+# the card (``read_generic``)
+CUT_PIPS_UNSURE = True
 PICTURE = 0.04  # share of colourful pixels in the card's middle above which it has a picture (tuning decks:
 # number cards <= 0.02, courts of four of the five designs mostly above)
 GLYPHS_PATH = os.path.join(os.path.dirname(__file__), "generic_glyphs.npz")
@@ -315,6 +318,7 @@ class GenericRead:
     margin: float
     path: str
     pips: pipslib.Pips | None = None  # the pips counted, on the 'pips' path
+    ranked: bool = False  # a corner found reads the pips' count as its best rank ('pips' path)
 
 
 @dataclass
@@ -358,7 +362,8 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates, index_card: np.ndarray |
     The suit needs both cues: at least one corner found and every corner found reading the pips' suit (a blurred
     club's pips alone can look like a spade's, and a heart's like a diamond's). Score = the pips' size regularity,
     margin = the smaller of the pips' suit discriminant's distance from its boundary and the corners' suit
-    margins. Any other card is read from its two corner indices alone (``read_card``), which must agree,
+    margins; and no pip may be cut in two by the outline (``pips.cut_by_outline``: the card goes on past it).
+    Any other card is read from its two corner indices alone (``read_card``), which must agree,
     and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named.
 
     ``index_card`` is the same card rectified at a multiple of the canonical size, when the camera saw it that
@@ -385,4 +390,7 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates, index_card: np.ndarray |
         ok = False
     else:
         margin = min(margin, min(c.suit_margin for c in corners))
-    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips", p)
+    if ok and CUT_PIPS_UNSURE and pipslib.cut_by_outline(card):
+        ok = False  # (the outline cuts pips in two: the card goes on past it, and its count is only a lower bound)
+    ranked = any(c.against(rank) <= 0 for c in corners)
+    return GenericRead(rank + suit, p.regularity if ok else 0.0, margin if ok else 0.0, "pips", p, ranked)

@@ -446,6 +446,14 @@ SETTLED = 0.97  # a corner read at least this surely (rank and suit) is not cut 
 COVERED = 0.9  # a lone unsure corner that shows no index at least this surely is covered, not cut off
 
 
+def read_cuts(cuts: list[np.ndarray], net: IndexNet | None = None) -> list[tuple[str, float, str, float]]:
+    """The network's best rank and suit, with their probabilities, of each corner cut in ``cuts`` (BGR, upright),
+    in one pass."""
+    pr, ps = (net or shared()).probs(np.stack([_net_input(c) for c in cuts])[:, None])
+    kr, ks = pr.argmax(axis=1), ps.argmax(axis=1)
+    return [(RANKS[a], float(pr[i, a]), SUITS[b], float(ps[i, b])) for i, (a, b) in enumerate(zip(kr, ks, strict=True))]
+
+
 def corners_to_reread(first: NetRead) -> list[int]:
     """The corners (0: top-left, 1: bottom-right) worth cutting again after ``first`` named nothing: those not
     read surely (both, when both were and still disagree). No corner when the one unsure corner surely shows no index:
@@ -569,6 +577,16 @@ def _decide(ir: IndexRead, p: object, colour: str, group: int = 0, middle: bool 
 # with a covered corner gave it under 0.9. Cost over the tuning sweep of scenes 500450-599: 3 of 11,324 right reads
 # (bellot's 4S, slavic_costumes' 6S, simplistic's 6H, each partly covered, its corner's rank 0.6-0.8)
 COVERED_PIPS_RANK_P = 0.9
+
+
+def count_unbacked(n: NetRead) -> bool:
+    """Whether ``n`` is a number card named from its pip layout by one corner in view that gives its rank under
+    ``COVERED_PIPS_RANK_P``: the pips then carry the rank, which they cannot where part of the card is hidden (a
+    corner covered, ``_decide``; or the outline found partly covered, ``vision.recognise.PARTLY_COVERED``)."""
+    from vision import pips as pipslib
+
+    return (n.path == "one" and isinstance(n.pips, pipslib.Pips) and n.index is not None
+            and n.index.p_rank < COVERED_PIPS_RANK_P)
 # a court named by its one corner in view ('court_one') whose field shows this many alike pip-like shapes or more
 # (``vision.pips.read_pips``'s group) is unsure: it is more likely a number card from seven up, its outline off the
 # card so that its other corner looked covered. KDE's jolly-royal ten of hearts half under a hand, outlined a fifth too

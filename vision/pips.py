@@ -137,6 +137,41 @@ def read_pips(card: np.ndarray, level: float = INK_LEVEL, retry: tuple[float, ..
 _Group = tuple[list, list, np.ndarray, int]  # ``_group``'s answer
 
 
+# ink cut by the outline (``cut_by_outline``): a component at least CUT_AREA of the card's area that reaches the rim
+# (``_inside_rim``) at one of the card's ends (its short sides), its centre in CUT_END_MIDDLE of it (clear of the
+# index corners) and no longer along it than CUT_SPAN of it (a pip's fragment, not a strip of table taken in by an
+# outline a little loose). Only the ends: some designs draw an index's big suit sign on the long sides' rim half way
+# down (the held-out ornamental's and tango's reach 0.45 and 0.35 of the height), and a column of pips cut off along
+# a long side leaves a layout off the card's middle, which ``_pips_of`` does not count anyway
+CUT_AREA = 0.0004
+CUT_END_MIDDLE = (0.17, 0.83)
+CUT_SPAN = 0.3
+
+
+def cut_by_outline(card: np.ndarray, level: float = INK_LEVEL) -> bool:
+    """Whether the outline ``card`` was rectified from cuts through ink that goes on past one of its ends: a
+    pip-sized piece of ink, cut at ``level`` of the field's darkest ink, reaches the rim in the middle of the top or
+    the bottom side. A card's own outline has a white margin that no pip reaches; an outline drawn to the edge of a
+    hand or a card lying over it, where the finder took that edge for the card's, cuts the pips there in two, and the
+    pips left in it make a clean layout of a smaller count (KDE oxygen-white's nine of spades, its bottom row under a
+    hand, laid out as a seven: named the 7S by the glyph reader, scene 502690)."""
+    h, w = card.shape[:2]
+    ink, _ = ink_map(card)
+    fx0, fx1, fy0, fy1 = _field(w, h)
+    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
+    if top < 50:
+        return False
+    binary = np.logical_and(ink > max(30.0, level * top), _inside_rim(h, w)).view(np.uint8)
+    _, _, stats, _ = components(binary)
+    ry = int(0.03 * h)
+    e0, e1 = CUT_END_MIDDLE
+    for x, y, bw, bh, area in stats[1:].tolist():
+        if (area >= CUT_AREA * w * h and e0 * w < x + bw / 2 < e1 * w and bw <= CUT_SPAN * w
+                and (y <= ry or y + bh >= h - ry)):
+            return True
+    return False
+
+
 def _cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group, Pips | None]]:
     """The card's ink cut at each of ``levels`` (shares of the field's darkest ink), as asked for: each cut's
     ``_group`` and the clean pip layout it gives, or None. Nothing where the field has no ink to speak of."""

@@ -4,7 +4,7 @@ time they were read stay refused, and the renderer gives whole deck folders or a
 import numpy as np
 import pytest
 
-from tools import kde_decks, synth
+from tools import kde_decks, synth, vision_bench
 from vision import deck as decklib
 from vision import features, geometry, recognise
 
@@ -172,6 +172,28 @@ def test_a_veto_on_a_suit_the_network_misnames_for_the_deck_does_not_stand(kde_e
     assert _read_as(folder, 500094, "TH", deck) == "TH"
     monkeypatch.setattr(recognise, "VETO_NEEDS_TRUSTED_NAMES", False)
     assert _read_as(folder, 500094, "TH", deck) is None
+
+
+def test_a_match_from_another_outline_stands_against_both_corners_reading_another_rank(kde_enrolled, monkeypatch):
+    """KDE ancient-egyptians' nine of diamonds under a hand (scene 502111, enrolled): its first outline matched the
+    8D short of the bar (0.794, margin 0.43), one 10 % smaller past it (0.715, margin 0.55), while the first outline's
+    corners read the 9 (0.96 and 0.79) and the diamond. The veto had not counted: it asks both corners at 0.9 and
+    sets aside every rank the network misnamed on this deck at enrollment - it read the deck's sixes as nines, never
+    its eights. A match named only from another outline now gives way to the first outline's corners reading another
+    rank this rank's cards were never given (``RANK_READ_OTHERWISE_VETOES``, ``Recogniser._first_rank_otherwise``):
+    not named the 8D, and the scene's other cards are read as before."""
+    folder, deck = kde_enrolled("ancient-egyptians")
+    assert "9" in deck.templates.index_misnames and "9" not in deck.templates.index_rank_pairs.get("8", "")
+    scene = synth.random_scene(synth.load_deck(str(folder)), 502111, n_cards=vision_bench.SCENE_CARDS)
+    rec = recognise.Recogniser(deck)
+
+    def wrong() -> list[str]:
+        return [r.code for r in rec.identify(scene.image)
+                if r.code and vision_bench.truth_of(scene, r.quad, r.code)[1] != r.code]
+
+    assert wrong() == []
+    monkeypatch.setattr(recognise, "RANK_READ_OTHERWISE_VETOES", False)
+    assert wrong() == ["8D"]
 
 
 def test_a_spade_whose_pips_show_a_clubs_notches_is_left_unsure(kde_enrolled, monkeypatch):

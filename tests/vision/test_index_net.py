@@ -699,6 +699,60 @@ def test_a_court_by_one_corner_over_a_pile_outlined_whole_is_unsure(kde_deck, mo
     assert _wrong_reads(scene) == ["KH"]
 
 
+def test_a_number_card_whose_outline_cuts_its_pips_is_not_counted_from_them(kde_deck, monkeypatch):
+    """KDE's oxygen-white nine of spades (scene 502690, generic), its bottom row of pips under a hand and the card
+    outlined to the hand's edge: the seven pips in view lay out as a seven, and the glyph reader (the network reads
+    no index on oxygen-white, which prints it top-right) named the 7S at 0.855. The outline cuts the bottom row's
+    pips in two (``pips.cut_by_outline``): the card goes on past it, so its pips are no count."""
+    from vision import glyphs
+
+    scene = _scene(str(kde_deck("oxygen-white")), 502690)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(glyphs, "CUT_PIPS_UNSURE", False)
+    assert _wrong_reads(scene) == ["7S"]
+
+
+def test_the_glyph_readers_count_on_a_partly_covered_outline_needs_a_corner_reading_it(kde_deck, monkeypatch):
+    """KDE penguins' four of diamonds (scene 503572, generic), a hand over its top half, the outline found partly
+    covered (wholeness 0.86): two diamonds in view laid out as a two, and the glyph reader's corner "4" did not
+    contradict the two by enough - named the 2D at 0.991. On such an outline the glyph reader's count needs a corner
+    whose best rank it is (``glyphs.GenericRead.ranked``, ``recognise.PARTLY_COVERED``)."""
+    from vision import recognise
+
+    scene = _scene(str(kde_deck("penguins")), 503572)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "COVERED_OUTLINE_COUNT", False)
+    assert _wrong_reads(scene) == ["2D"]
+
+
+def test_a_number_card_outlined_partly_covered_needs_its_corner_for_the_rank(kde_deck, monkeypatch):
+    """KDE's oxygen-white seven of diamonds (scene 502683, generic), a hand across its middle rows: the finder's
+    outline is the whole card, found partly covered (wholeness 0.71); the four pips in view lay out as a four, and
+    the network read a 4 at 0.57 into the pip by the top-left corner. Named the 4D by one corner and the pips until
+    a partly covered outline's count needed the corner to give the rank surely (``recognise.PARTLY_COVERED``)."""
+    from vision import recognise
+
+    scene = _scene(str(kde_deck("oxygen-white")), 502683)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "COVERED_OUTLINE_COUNT", False)
+    assert _wrong_reads(scene) == ["4D"]
+
+
+def test_a_card_named_by_one_corner_on_an_outline_that_cuts_its_pips_is_unsure(aisleriot_deck, monkeypatch):
+    """aisleriot rheinland's two of clubs (scene 502630, generic), outlined a little narrow and shifted, found whole:
+    its far index lay outside the outline, and that corner, the card's own paper, was taken as covered; the near
+    corner's "2", cut off-centre, read as a 3 at 0.981 - the 3C by one corner. Both pips are cut by the outline's
+    ends (``pips.cut_by_outline``), so the outline may be off the card, and that corner cut again from outlines a few
+    per cent off reads the 3 at 0.47-0.77 or an ace: not steady, so one corner does not name it
+    (``recognise.ONE_CORNER_CUT``, ``_steady_corner``)."""
+    from vision import recognise
+
+    scene = _scene(aisleriot_deck("rheinland"), 502630)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "ONE_CORNER_CUT", False)
+    assert _wrong_reads(scene) == ["3C"]
+
+
 def test_a_court_whose_gown_shows_many_alike_shapes_at_one_ink_level_is_still_read():
     """boxes_train IMG_2616's queen of clubs, lying whole, read by one corner: her patterned gown shows 13 alike
     shapes at one ink level and 1 at the others. Only shapes seen at every level (``NetRead.every``) speak of a
