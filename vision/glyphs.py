@@ -363,6 +363,8 @@ def read_generic(card: np.ndarray, tpl: GlyphTemplates, index_card: np.ndarray |
     club's pips alone can look like a spade's, and a heart's like a diamond's). Score = the pips' size regularity,
     margin = the smaller of the pips' suit discriminant's distance from its boundary and the corners' suit
     margins; and no pip may be cut in two by the outline (``pips.cut_by_outline``: the card goes on past it).
+    ``ranked`` says whether a corner found reads the count as its best rank (the caller asks it of a card the finder
+    found partly covered, whose count may be short).
     Any other card is read from its two corner indices alone (``read_card``), which must agree,
     and only a court (J, Q, K) is named that way: a number card without a clean pip layout is not named.
 

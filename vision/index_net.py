@@ -582,11 +582,13 @@ COVERED_PIPS_RANK_P = 0.9
 def count_unbacked(n: NetRead) -> bool:
     """Whether ``n`` is a number card named from its pip layout by one corner in view that gives its rank under
     ``COVERED_PIPS_RANK_P``: the pips then carry the rank, which they cannot where part of the card is hidden (a
-    corner covered, ``_decide``; or the outline found partly covered, ``vision.recognise.PARTLY_COVERED``)."""
+    corner covered, ``_decide``; or the card outlined partly covered, which the caller knows from the finder)."""
     from vision import pips as pipslib
 
     return (n.path == "one" and isinstance(n.pips, pipslib.Pips) and n.index is not None
             and n.index.p_rank < COVERED_PIPS_RANK_P)
+
+
 # a court named by its one corner in view ('court_one') whose field shows this many alike pip-like shapes or more
 # (``vision.pips.read_pips``'s group) is unsure: it is more likely a number card from seven up, its outline off the
 # card so that its other corner looked covered. KDE's jolly-royal ten of hearts half under a hand, outlined a fifth too

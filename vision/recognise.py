@@ -376,8 +376,8 @@ class Recogniser:
         ``as_generic``: the card and its larger cut as the generic mode rectifies them (the enrolled mode's
         fallback reads those, so that it reads what the generic mode reads). ``ir``: the generic mode's corner
         reading of this card, when already made (``_first_cuts``). ``whole``: the finder's wholeness of the outline
-        (``Quad.whole``; under ``PARTLY_COVERED`` the network's one corner must give a number card's rank surely,
-        ``_count_covered``)."""
+        (``Quad.whole``; under ``PARTLY_COVERED`` a pip count names no number card its corner does not read:
+        ``_count_covered``, ``glyphs.GenericRead.ranked``)."""
         n = None
         if self.glyphs is not None and self.net_thresholds is not None:
             # the learned corner index (``vision.index_net``), the pip count or the other corner as second cue
@@ -1266,6 +1266,7 @@ def _count_covered(n: index_net.NetRead, whole: float) -> bool:
     """Whether the network's reading ``n`` of a card whose outline has wholeness ``whole`` names a number card by a
     pip count the hidden part may have cut short (``PARTLY_COVERED``, ``index_net.count_unbacked``)."""
     return COVERED_OUTLINE_COUNT and whole < PARTLY_COVERED and index_net.count_unbacked(n)
+
 
 # the generic mode's glyph reader (where the network sees no index) is held to the blurred-black rules too
 # (``index_net.glyph_pips_refuse``): a blurred spade number card whose pips show a club's leaves on half of them is
