@@ -658,8 +658,14 @@ def test_one_corner_is_not_taken_against_the_shape_of_the_cards_own_pips(aisleri
     """aisleriot neoclassical_4_color's 3S on top of a pile (scene 500488, generic), outlined a fifth of its width off:
     its far corner, on its own paper, was taken as covered and its pips, off the outline's middle, were not counted,
     so its one corner named it - the 3C at 0.97. Two of its pips stand square in the outline and name the spade by
-    their shape (``LOOSE_SHAPE``): now it is unsure, and the scene's other reads stand."""
+    their shape (``LOOSE_SHAPE``): now it is unsure, and the scene's other reads stand. (Since session 52 the
+    outline off the card holds it too - it cuts ink at an end and the corner does not read steadily from outlines a
+    few per cent off: ``recognise.ONE_CORNER_CUT``, set aside here.)"""
+    from vision import recognise
+
     scene = _scene(aisleriot_deck("neoclassical_4_color"), 500488)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(recognise, "ONE_CORNER_CUT", False)
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(index_net, "LOOSE_SHAPE", False)
     assert _wrong_reads(scene) == ["3C"]
@@ -929,7 +935,9 @@ def test_half_a_ten_outlined_across_its_middle_is_not_named_a_five(aisleriot_dec
     """aisleriot dondorf's ten of hearts, seen by a camera tilted 20 degrees (scene 500580, generic): the table's view
     a size off, its outline was split across its middle as a pair of cards, and one half - card-shaped, five hearts
     in a five's layout - was named the 5H at 0.983 by the glyph reader. The half's pips lie on their sides (a card's
-    stand along its long side): such a layout is no card's (``pips.sideways``), and the half is unsure now."""
+    stand along its long side): such a layout is no card's (``pips.sideways``), and the half is unsure now. (Since
+    session 52 the half's outline, cutting pips at an end and found partly covered, holds it too:
+    ``glyphs.CUT_PIPS_UNSURE`` and ``recognise.COVERED_OUTLINE_COUNT``, set aside here.)"""
     import cv2
 
     from tools import synth
@@ -944,6 +952,11 @@ def test_half_a_ten_outlined_across_its_middle_is_not_named_a_five(aisleriot_dec
     assert pips.sideways(lying) > pips.SIDEWAYS
 
     scene = synth.random_scene(deck, 500580, n_cards=7, nuisance=synth.Nuisance(tilt=20.0))
+    assert _wrong_reads(scene) == []
+    from vision import glyphs, recognise
+
+    monkeypatch.setattr(glyphs, "CUT_PIPS_UNSURE", False)
+    monkeypatch.setattr(recognise, "COVERED_OUTLINE_COUNT", False)
     assert _wrong_reads(scene) == []
     monkeypatch.setattr(pips, "SIDEWAYS_PIPS", False)
     assert _wrong_reads(scene) == ["5H"]
