@@ -156,14 +156,13 @@ def cut_by_outline(card: np.ndarray, level: float = INK_LEVEL) -> bool:
     pips left in it make a clean layout of a smaller count (KDE oxygen-white's nine of spades, its bottom row under a
     hand, laid out as a seven: named the 7S by the glyph reader, scene 502690)."""
     h, w = card.shape[:2]
-    ink, _ = ink_map(card)
-    fx0, fx1, fy0, fy1 = _field(w, h)
-    top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
-    if top < 50:
+    field = _field_ink(card)
+    if field is None:
         return False
-    binary = np.logical_and(ink > max(30.0, level * top), _inside_rim(h, w)).view(np.uint8)
+    ink, _, top = field
+    binary = np.logical_and(ink > _ink_bar(level, top), _inside_rim(h, w)).view(np.uint8)
     _, _, stats, _ = components(binary)
-    ry = int(0.03 * h)
+    ry = int(RIM * h)
     e0, e1 = CUT_END_MIDDLE
     for x, y, bw, bh, area in stats[1:].tolist():
         if (area >= CUT_AREA * w * h and e0 * w < x + bw / 2 < e1 * w and bw <= CUT_SPAN * w
@@ -182,14 +181,30 @@ def _cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group,
 def _field_cuts(card: np.ndarray, levels: tuple[float, ...]) -> Iterator[tuple[_Group, np.ndarray, np.ndarray]]:
     """The card's ink cut at each of ``levels`` of the field's darkest ink, as asked for: each cut's ``_group``, with
     the ink and redness maps (``ink_map``). Nothing where the field has no ink to speak of."""
+    field = _field_ink(card)
+    if field is None:
+        return
+    ink, redness, top = field
+    for k in levels:
+        yield _group(ink, _ink_bar(k, top)), ink, redness
+
+
+def _field_ink(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The card's ink and redness maps (``ink_map``) and its field's darkest ink (the 99.5th percentile), or None
+    where the field has no ink to speak of: what ``_field_cuts`` and ``cut_by_outline`` cut at their levels."""
     h, w = card.shape[:2]
     ink, redness = ink_map(card)
     fx0, fx1, fy0, fy1 = _field(w, h)
     top = percentile(ink[fy0:fy1, fx0:fx1], 99.5)
-    if top < 50:
-        return
-    for k in levels:
-        yield _group(ink, max(30.0, k * top)), ink, redness
+    return None if top < 50 else (ink, redness, top)
+
+
+def _ink_bar(level: float, top: float) -> float:
+    """The ink value a cut at ``level`` of the field's darkest ink ``top`` keeps above."""
+    return max(30.0, level * top)
+
+
+RIM = 0.03  # the share of each side of a card whose ink is never cut (``_inside_rim``)
 
 
 @functools.lru_cache(maxsize=16)
@@ -197,10 +212,10 @@ def _inside_rim(h: int, w: int) -> np.ndarray:
     """Where a ``h`` x ``w`` card's ink may be cut: all but its rim (3 % of each side). (Built as the rim was cleared
     from each cut, one slice after another, so the same pixels; kept per card size.)"""
     m = np.ones((h, w), bool)
-    m[: int(0.03 * h)] = False
-    m[-int(0.03 * h):] = False
-    m[:, : int(0.03 * w)] = False
-    m[:, -int(0.03 * w):] = False
+    m[: int(RIM * h)] = False
+    m[-int(RIM * h):] = False
+    m[:, : int(RIM * w)] = False
+    m[:, -int(RIM * w):] = False
     return m
 
 
