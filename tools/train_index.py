@@ -207,9 +207,11 @@ def _recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.ascontiguousarray(img[..., rng.permutation(3)])
 
 
-def camera_view(card: np.ndarray, rng: np.random.Generator, width: float) -> tuple[np.ndarray, np.ndarray]:
+def camera_view(card: np.ndarray, rng: np.random.Generator, width: float, motion: float = 0.0
+                ) -> tuple[np.ndarray, np.ndarray]:
     """The card seen by a camera at about ``width`` pixels wide on a random surface: (image uint8 BGR, quad
-    TL TR BR BL of the upright card in the image)."""
+    TL TR BR BL of the upright card in the image); ``motion``: the share of views smeared by a card moving under
+    the camera (``motion_blur``; 0, the shipped recipe, draws nothing more from ``rng``)."""
     ch, cw = card.shape[:2]
     height = width * ch / cw
     pad = 0.06 * height + 0.035 * 3 * width + 6
@@ -253,6 +255,8 @@ def camera_view(card: np.ndarray, rng: np.random.Generator, width: float) -> tup
     blur = rng.uniform(0, 1.6) * max(0.5, width / 150)
     if blur > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), blur)
+    if motion > 0 and rng.random() < motion:
+        img = motion_blur(img, rng.uniform(2, MOTION_LENGTH * width), rng.uniform(0, np.pi))
     noise = np.empty(img.shape, np.float32)
     cv2.randn(noise, 0, float(rng.uniform(0, 8)))
     img += noise
@@ -260,6 +264,22 @@ def camera_view(card: np.ndarray, rng: np.random.Generator, width: float) -> tup
     q = int(rng.integers(30, 96))
     out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
     return out, quad
+
+
+# the longest smear of a moving card (``motion_blur``), a share of the card's width: the bench's scenes smear a card
+# being played up to 12 px at 1280 x 720, where a card is about 130 px wide
+MOTION_LENGTH = 0.09
+
+
+def motion_blur(img: np.ndarray, length: float, angle: float) -> np.ndarray:
+    """``img`` smeared along a line ``length`` pixels long at ``angle`` (radians), as a card moving while the
+    shutter is open: its edges across the motion stay sharp, those along it spread (a Gaussian blur spreads all)."""
+    n = int(np.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    c = (n - 1) / 2
+    dx, dy = np.cos(angle) * (length - 1) / 2, np.sin(angle) * (length - 1) / 2
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+    return cv2.filter2D(img, -1, k / k.sum())
 
 
 def found_card(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -293,12 +313,14 @@ NONE = (len(ix.RANKS) - 1, len(ix.SUITS) - 1)
 
 
 def samples_of(job: tuple[dict, list[str], int, int] | tuple[dict, list[str], int, int, int]
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               | tuple[dict, list[str], int, int, int, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Inputs (N, H, W) and labels (rank, suit) of ``views`` camera views of each card of one source (cards
-    ``MIN_WIDTH`` px wide and more), and of ``small`` views more (the job's fifth item, default none) of cards
+    ``MIN_WIDTH`` px wide and more; the job's sixth item, default 0, the share of them smeared by motion,
+    ``camera_view``), and of ``small`` views more (the job's fifth item, default none) of cards
     ``SMALL_WIDTH`` to ``MIN_WIDTH`` px wide."""
     source, codes, views, seed = job[:4]
     small = job[4] if len(job) > 4 else 0
+    motion = job[5] if len(job) > 5 else 0.0
     rng = np.random.default_rng(seed)
     cv2.setRNGSeed(seed % (2**31))  # cv2.randn's generator: per job, so a worker's earlier jobs do not change it
     images = source["images"]
@@ -313,7 +335,7 @@ def samples_of(job: tuple[dict, list[str], int, int] | tuple[dict, list[str], in
         for v in range(views + small):
             lo, hi = (MIN_WIDTH, max_w) if v < views else (SMALL_WIDTH, min(MIN_WIDTH, max_w))
             width = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
-            img, quad = camera_view(_stroke(_recolour(images[code], rng), rng), rng, width)
+            img, quad = camera_view(_stroke(_recolour(images[code], rng), rng), rng, width, motion)
             card = found_card(img, quad, rng)
             inp = ix.both_corners(card)[:, 0]
             lab = _labels(code) if is_card else NONE
@@ -441,8 +463,10 @@ def make_photo_data(cards: list[tuple[str, np.ndarray, str]], views: int, seed: 
 
 
 def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
-              progress: Callable[[str], None] = print, small: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All sources' samples (``small`` views more of each card seen small: ``samples_of``); each source's jobs
+              progress: Callable[[str], None] = print, small: int = 0, motion: float = 0.0
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All sources' samples (``small`` views more of each card seen small, ``motion`` the share of views smeared by
+    motion: ``samples_of``); each source's jobs
     seeded from ``seed`` and the source's position (deterministic whatever the number of workers)."""
     jobs = []
     for i, src in enumerate(sources):
@@ -452,7 +476,8 @@ def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
                 continue
             # backs and jokers: as many views as a suit's cards together, so 'no index' is learned well
             k = 1 if j < 2 else 4
-            jobs.append((src, chunk, views * k, seed * 100_003 + i * 10 + j, small * k))
+            job = (src, chunk, views * k, seed * 100_003 + i * 10 + j, small * k)
+            jobs.append((*job, motion) if motion else job)
     out = []
     t = time.time()
     with Pool(workers) as pool:
@@ -572,9 +597,11 @@ def evaluate(net: ix.IndexNet, x: np.ndarray, yr: np.ndarray, ys: np.ndarray) ->
 
 def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epochs: int = 12, seed: int = 1,
         workers: int = 2, progress: Callable[[str], None] = print, threads: int | None = None,
-        photo_views: int = 16, outlines: to.Outlines | None = None, small_views: int = 0) -> dict:
+        photo_views: int = 16, outlines: to.Outlines | None = None, small_views: int = 0, motion: float = 0.0
+        ) -> dict:
     """The whole training: data, network, ONNX export, measurement on the tuning themes. Returns a report.
     ``small_views``: views of each card (and photographed card) more, seen ``SMALL_WIDTH`` to ``MIN_WIDTH`` px wide.
+    ``motion``: the share of the designs' views smeared by a moving card (``camera_view``; 0 in the shipped recipe).
     ``outlines``: the training photos' card outlines (default: the corner network's in
     ``tools/training_outlines.json``)."""
     import torch
@@ -586,7 +613,7 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     sources = load_sources(decks_root, photos_root, TRAIN_THEMES, TRAIN_DRAWN, FOREIGN_LETTERS, PAINTED_VARIANTS,
                            outlines)
     progress(f"sources: {', '.join(s['name'] for s in sources)}")
-    x, yr, ys = make_data(sources, views, seed, workers, progress, small=small_views)
+    x, yr, ys = make_data(sources, views, seed, workers, progress, small=small_views, motion=motion)
     photo_corners = 0
     boxes = os.path.join(photos_root, BOXES_TRAIN) if photos_root else ""
     if os.path.isdir(boxes):
@@ -606,7 +633,8 @@ def run(decks_root: str, photos_root: str | None, out: str, views: int = 12, epo
     progress("thresholds on the tuning themes")
     tune_reads = tune_views(tune_sources, max(2, views // 2), seed + 11, out)
     report = {"model": os.path.basename(out), "bytes": os.path.getsize(out), "train_corners": int(len(x)),
-              "views": views, "small_views": small_views, "thresholds": choose_net_thresholds(tune_reads),
+              "views": views, "small_views": small_views, **({"motion": motion} if motion else {}),
+              "thresholds": choose_net_thresholds(tune_reads),
               "epochs": epochs, "seed": seed, "data_s": round(t_data, 1), "train_s": round(t_train, 1),
               "total_s": round(time.time() - t0, 1), "tune_themes": evaluate(ix.IndexNet(out), vx, vr, vs),
               "photo_corners": photo_corners, "photo_views": photo_views,

@@ -275,7 +275,7 @@ def _train_networks(args: argparse.Namespace, photos: str | None, index_out: str
         if args.only in (None, "index"):
             report["index"] = train_index.run(args.decks, photos, index_out, args.views, args.epochs,
                                               args.index_seed, args.workers, _progress, args.threads, args.photo_views,
-                                              small_views=args.small_views)
+                                              small_views=args.small_views, motion=args.motion)
         if args.only in (None, "finder"):
             report["finder"] = train_finder.run(args.decks, photos, finder_out, args.scenes, args.steps,
                                                 args.finder_seed, args.workers, _progress)
@@ -333,6 +333,8 @@ def register_train(commands: Commands) -> None:
                    "(rank only; default 16)")
     t.add_argument("--small-views", type=int, default=0, help="views of each card more, the card 36-55 px wide as a "
                    "webcam over a whole table sees it (default 0: the checked-in recipe; docs/vision.md, Training)")
+    t.add_argument("--motion", type=float, default=0.0, help="the share of the designs' views smeared by a card "
+                   "moving under the camera (default 0: the checked-in recipe; docs/vision.md, Training)")
     t.add_argument("--epochs", type=int, default=12)
     # (another seed makes another network of the same recipe, to be measured as one)
     t.add_argument("--index-seed", type=int, default=INDEX_SEED, help="the corner network's seed (default "

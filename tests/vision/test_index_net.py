@@ -128,6 +128,37 @@ def test_small_views_are_added_to_the_usual_ones_and_show_the_card_narrower(pari
         assert max(sides) - min(sides) > 0.3 * (hi - lo)  # spread over the range, not one width
 
 
+def test_motion_off_leaves_the_shipped_recipes_views_and_on_smears_some(paris):
+    """``run``'s ``motion``: at 0 (the shipped recipe) a job's views are the ones made without the option, draw for
+    draw, so the checked-in network is still what the command makes; at 1 every view is smeared, and the views
+    differ."""
+    from tools import train_index
+
+    src = {"name": "paris", "images": paris, "max_w": 200}
+    plain = train_index.samples_of((src, ["7S"], 2, 5, 0))
+    off = train_index.samples_of((src, ["7S"], 2, 5, 0, 0.0))
+    on = train_index.samples_of((src, ["7S"], 2, 5, 0, 1.0))
+    assert all(np.array_equal(x, y) for x, y in zip(plain, off, strict=True))
+    assert not np.array_equal(plain[0][: len(on[0])], on[0][: len(plain[0])])
+
+
+def test_motion_blur_smears_along_its_line_only():
+    """A moving card's smear (``train_index.motion_blur``): an edge across the motion spreads over the smear's
+    length, an edge along it stays as sharp as it was."""
+    from tools import train_index
+
+    img = np.zeros((60, 60, 3), np.float32)
+    img[:, 30:] = 255.0  # a vertical edge: a motion along x crosses it, one along y runs beside it
+
+    def rise(a: np.ndarray) -> int:  # the pixels the edge takes to rise, along the middle row
+        row = a[30, :, 0]
+        return int(((row > 10) & (row < 245)).sum())
+
+    assert rise(img) == 0
+    assert rise(train_index.motion_blur(img, 9, 0.0)) >= 6
+    assert rise(train_index.motion_blur(img, 9, np.pi / 2)) == 0
+
+
 def test_a_foreign_court_letter_is_trained_as_no_rank_with_its_suit(paris):
     """A theme whose jack is not printed J (a German B, a French V): its corners are labelled 'no standard rank'
     beside their real suit; its number cards keep their ranks."""
