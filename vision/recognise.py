@@ -1075,7 +1075,9 @@ LETTER_SEEN_AGAIN = True
 # outline) the development photos blurred by ``tools/photo_bench.py --alter blur`` read 351 of boxes_train's cards
 # and 95 of boxes_test's; with it, 353 and 96 (before any rule on blurred black courts: 359 and 98). Since session
 # 53 0.98, above the first outline's bar (``index_net.BLURRED_BLACK_COURT_P``, 0.97 since then): KDE standard's
-# blurred JS of scene 503774, refused on its first outline at 0.967, was named the JC at 0.970 from another
+# blurred JS of scene 503774, refused on its first outline at 0.967, was named the JC at 0.970 from another. The
+# price on the development photos: boxes_train cam_image43's JC as photographed, named at 0.971 from another outline
+# before, is unsure
 BLURRED_BLACK_REREAD_P = 0.98
 
 # the enrolled mode reads again only a card its templates came near (cards matched at less, most of them another

@@ -284,10 +284,34 @@ def test_a_blurred_black_court_needs_a_surer_suit_on_every_outline(kde_deck, mon
     standard = kde_deck("standard")
     assert _read_as(standard, 500070, "JS", None) is None
     assert _read_as(standard, 500057, "JS", None) is None
-    monkeypatch.setattr(recognise, "_blurred_black_court", lambda n: False)
+    monkeypatch.setattr(recognise, "_blurred_black_court", lambda n, blurred_cut=False: False)
+    # (since session 53 the first outline's bar, 0.97, refuses those readings from other outlines too)
+    assert _read_as(standard, 500057, "JS", None) is None
+    monkeypatch.setattr(index_net, "BLURRED_BLACK_COURT_P", 0.95)
     assert _read_as(standard, 500057, "JS", None) == "JC"
     monkeypatch.setattr(index_net, "BLURRED_BLACK_COURT_P", 0.0)
     assert _read_as(standard, 500070, "JS", None) == "JC"
+
+
+def test_a_blurred_black_court_is_not_named_by_a_suit_short_of_sure_on_any_outline_or_relit(kde_deck, monkeypatch):
+    """Generic mode, KDE's standard, scene 503774 (the generic sweep at 503750, session 53): a blurred jack of spades
+    (corner widths 3.6 and 3.5) named the JC by both corners at 0.967 on its first outline, at 0.970 from another
+    outline, and once those were refused, at 0.974 from an outline of the card relit, where its corners measured
+    sharp. Each bar in turn: ``index_net.BLURRED_BLACK_COURT_P`` (0.97), ``recognise.BLURRED_BLACK_REREAD_P``
+    (0.98) and the blur judged as cut for a card read again relit (``_blurred_black_court``'s ``blurred_cut``)."""
+    from vision import index_net
+
+    standard = kde_deck("standard")
+    assert _read_as(standard, 503774, "JS", None) is None
+    plain = recognise._blurred_black_court
+    monkeypatch.setattr(recognise, "_blurred_black_court", lambda n, blurred_cut=False: plain(n))
+    assert _read_as(standard, 503774, "JS", None) == "JC"  # relit, read again from another outline: 0.974
+    monkeypatch.setattr(recognise, "_blurred_black_court", plain)
+    monkeypatch.setattr(recognise, "BLURRED_BLACK_REREAD_P", 0.97)
+    assert _read_as(standard, 503774, "JS", None) == "JC"  # from another outline: 0.970
+    monkeypatch.setattr(recognise, "BLURRED_BLACK_REREAD_P", 0.0)
+    monkeypatch.setattr(index_net, "BLURRED_BLACK_COURT_P", 0.95)
+    assert _read_as(standard, 503774, "JS", None) == "JC"  # its first outline: 0.967
 
 
 def test_an_ace_whose_pip_denies_its_suit_twice_is_unsure_even_matched_surely(kde_enrolled, monkeypatch):
