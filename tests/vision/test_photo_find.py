@@ -411,7 +411,9 @@ def test_a_card_is_named_once_though_two_outlines_read_it():
     img, _ = photo_bench.load_photo(photo.path, 1920)
     img, _ = photo_bench.altered(img, "cool", "cam_image43.jpg")
     named = sorted(r.code for r in recognise.Recogniser().identify(img) if r.code is not None)
-    assert named == ["JC", "JS"]
+    # (the photo's blurred jack of clubs, named from another outline at 0.974, is unsure since session 53:
+    # ``recognise.BLURRED_BLACK_REREAD_P``)
+    assert named.count("JS") == 1 and set(named) <= {"JC", "JS"}
     reads = [recognise.Read("JS", "JS", 0.9, 0.5, np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)),
              recognise.Read("JS", "JS", 0.97, 0.5, np.array([[-30, -40], [70, -40], [70, 95], [-30, 95]], np.float32),
                             whole=0.75),
