@@ -466,8 +466,8 @@ def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
               progress: Callable[[str], None] = print, small: int = 0, motion: float = 0.0
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All sources' samples (``small`` views more of each card seen small, ``motion`` the share of views smeared by
-    motion: ``samples_of``); each source's jobs
-    seeded from ``seed`` and the source's position (deterministic whatever the number of workers)."""
+    motion: ``samples_of``); each source's jobs seeded from ``seed`` and the source's position (deterministic
+    whatever the number of workers)."""
     jobs = []
     for i, src in enumerate(sources):
         extra = [c for c in ("back", "BJ", "LJ") if c in src["images"]]

@@ -138,3 +138,13 @@ def test_the_bench_names_a_missing_design_folder_for_every_part_it_runs(tmp_path
     assert main(["vision", "bench", "--decks", str(tmp_path), "--only", "nope", "--skip-accuracy"]) == 2
     err = capsys.readouterr().err
     assert "deck folder not found" in err and "nope" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("bad", ["1.5", "-0.1", "three"])
+def test_a_motion_share_outside_zero_to_one_is_named_before_anything_trains(tmp_path, capsys, bad):
+    with pytest.raises(SystemExit) as exc:
+        main(["vision", "train", "--only", "index", "--motion", bad, "--out", str(tmp_path / "index_net.onnx")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--motion: '{bad}' is no share" in err and "Traceback" not in err
+    assert not (tmp_path / "index_net.onnx").exists()
