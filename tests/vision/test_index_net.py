@@ -713,6 +713,17 @@ def test_yellow_pips_under_a_red_index_do_not_make_the_red_pair_sure(aisleriot_d
     assert _wrong_reads(scene) == ["9H"]
 
 
+def test_a_heart_whose_pips_are_yellow_is_unsure(aisleriot_deck, monkeypatch):
+    """aisleriot swiss-xvii's seven of bells (scene 504153, generic; a held-out design): its index printed red, each
+    corner read a heart at 0.91 and 0.92 by itself, so no joint was needed, and the card was named the 7H. Hearts are
+    never yellow (a four-colour deck's yellow or orange pips are diamonds): a heart's pips that lean to yellow
+    (``YELLOW_PIPS``) leave it unsure (``YELLOW_HEARTS_UNSURE``), and the scene's other reads stand."""
+    scene = _scene(aisleriot_deck("swiss-xvii"), 504153)
+    assert _wrong_reads(scene) == []
+    monkeypatch.setattr(index_net, "YELLOW_HEARTS_UNSURE", False)
+    assert _wrong_reads(scene) == ["7H"]
+
+
 def test_a_court_by_one_corner_over_a_field_of_pips_is_unsure(kde_deck, monkeypatch):
     """KDE's jolly-royal ten of hearts half under a hand (scene 500941, generic), outlined a fifth too tall: the
     outline's far corner lay on the mat (no index: covered) and its near one cut through the "10", which the network
