@@ -462,7 +462,7 @@ def test_a_reading_by_the_bottom_right_corner_alone_takes_that_corners_colour():
     assert all(r.code in photo.codes for r in reads if r.code is not None)
 
 
-def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names():
+def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(monkeypatch):
     """A blurred index keeps its rank and smudges its suit sign: two corners that name the same red suit, each at
     ``JOINT_SUIT_FLOOR`` or more, name it by their joint probability against the other suit of the pair - when each
     corner is as sure of that pair by shape, on the two-corner paths (``two``, ``court``). A sign the network never
@@ -501,6 +501,8 @@ def test_two_corners_name_a_blurred_suit_together_within_the_pair_the_ink_names(
     bells = pips.Pips(9, True, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0, ink=(0.068, 0.349, 0.435))
     red_ink = pips.Pips(9, True, np.zeros((9, 0), np.float32), np.ones(9, bool), 1.0, 0.0, ink=(0.24, 0.35, 0.95))
     assert pips.yellowness(bells) >= index_net.YELLOW_PIPS > pips.yellowness(red_ink) > 0
+    assert read(heart, rank="9", p=bells).p_suit == 0.0  # (a yellow heart: refused outright since session 53)
+    monkeypatch.setattr(index_net, "YELLOW_HEARTS_UNSURE", False)
     assert read(heart, rank="9", p=bells).p_suit == pytest.approx(0.74)
     assert not index_net.accepts(read(heart, rank="9", p=bells), th)
     assert index_net.accepts(read(heart, rank="9", p=red_ink), th)
