@@ -273,7 +273,12 @@ MOTION_LENGTH = 0.09
 
 def motion_blur(img: np.ndarray, length: float, angle: float) -> np.ndarray:
     """``img`` smeared along a line ``length`` pixels long at ``angle`` (radians), as a card moving while the
-    shutter is open: its edges across the motion stay sharp, those along it spread (a Gaussian blur spreads all)."""
+    shutter is open: its edges across the motion stay sharp, those along it spread (a Gaussian blur spreads all).
+
+    (``tools.synth.camera_effects`` draws the bench scenes' smear with a kernel of its own: whole-pixel lengths, its
+    line one pixel longer than asked, and every scene test pins its pixels. This one takes a fractional length, a
+    share of the card's width; the network measured in session 53 was trained with it. One kernel for both would
+    change either the scenes or that measurement.)"""
     n = int(np.ceil(length)) | 1
     k = np.zeros((n, n), np.float32)
     c = (n - 1) / 2
@@ -476,8 +481,7 @@ def make_data(sources: list[dict], views: int, seed: int, workers: int = 2,
                 continue
             # backs and jokers: as many views as a suit's cards together, so 'no index' is learned well
             k = 1 if j < 2 else 4
-            job = (src, chunk, views * k, seed * 100_003 + i * 10 + j, small * k)
-            jobs.append((*job, motion) if motion else job)
+            jobs.append((src, chunk, views * k, seed * 100_003 + i * 10 + j, small * k, motion))
     out = []
     t = time.time()
     with Pool(workers) as pool:

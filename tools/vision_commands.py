@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from cli.args import probability
 from cli.errors import UserError
 
 if TYPE_CHECKING:
@@ -310,17 +311,6 @@ def _check_training(args: argparse.Namespace, photos: str | None) -> int:
     return 0 if all_same else 1
 
 
-def _share(text: str) -> float:
-    """A share from 0 to 1 given on the command line (``--motion``), or argparse's error naming it."""
-    try:
-        v = float(text)
-    except ValueError:
-        v = -1.0
-    if not 0.0 <= v <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is no share: give a number from 0 to 1 (0.3: three views in ten)")
-    return v
-
-
 def register_train(commands: Commands) -> None:
     """Add ``cardref vision train``."""
     from vision import finder_net, index_net
@@ -344,8 +334,9 @@ def register_train(commands: Commands) -> None:
                    "(rank only; default 16)")
     t.add_argument("--small-views", type=int, default=0, help="views of each card more, the card 36-55 px wide as a "
                    "webcam over a whole table sees it (default 0: the checked-in recipe; docs/vision.md, Training)")
-    t.add_argument("--motion", type=_share, default=0.0, help="the share of the designs' views smeared by a card "
-                   "moving under the camera (default 0: the checked-in recipe; docs/vision.md, Training)")
+    t.add_argument("--motion", type=probability("--motion"), default=0.0, help="the share of the designs' views "
+                   "smeared by a card moving under the camera (default 0: the checked-in recipe; docs/vision.md, "
+                   "Training)")
     t.add_argument("--epochs", type=int, default=12)
     # (another seed makes another network of the same recipe, to be measured as one)
     t.add_argument("--index-seed", type=int, default=INDEX_SEED, help="the corner network's seed (default "

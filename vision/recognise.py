@@ -645,12 +645,13 @@ class Recogniser:
                                                     REREAD_OTHER_SUIT_P)
 
     def _reread(self, frame: np.ndarray, quad: np.ndarray, scale: int,
-                first: index_net.NetRead, whole: float = 1.0, blurred_cut: bool = False
+                first: index_net.NetRead, whole: float = 1.0, blurred_cut: Callable[[], bool] | None = None
                 ) -> tuple[str, float, float, bool] | None:
         """The learned reader's reading of a card it saw an index on but could not name, its unsure corners cut
         again from outlines a few per cent larger, smaller or shifted (``REREAD_OUTLINES``): the first accepted in
         that order, or None (None too when the accepted readings name different cards). ``whole``: the card's
-        wholeness (``_read``); ``blurred_cut``: the card was blurred as cut, before relighting (``_read_relit``).
+        wholeness (``_read``); ``blurred_cut``: whether the card was blurred as cut, before relighting, asked only of
+        a black court named again (``_read_relit``, ``_blurred_black_court``).
 
         An outline found a few per cent off (a rounded corner, a soft or shadowed edge, a card partly covered) cuts
         off one index corner, and a court needs both. Each reading must clear the first's thresholds and, for
@@ -698,8 +699,9 @@ class Recogniser:
 
         label, score, margin, ok, n = self._read(relit, relit_big, None if self.glyphs is not None else as_generic,
                                                  whole=whole)
-        if ok and n is not None and index_net.blurred_as_cut(
-                n, lambda: index_net.read_corners(card if big is None else big)):
+        # (the network's reading of the card as cut, before relighting: made only where a blurred-black rule asks)
+        cut_read = functools.cache(lambda: index_net.read_corners(card if big is None else big))
+        if ok and n is not None and index_net.blurred_as_cut(n, cut_read):
             return None  # (the card's blur is judged as cut: ``index_net.blurred_as_cut``)
         if ok:
             return label, score, margin, True
@@ -710,8 +712,8 @@ class Recogniser:
         canvas, q = relit_around(frame, quad)
         # (its blur judged as cut too, as ``blurred_as_cut`` judges the relit reading: relighting moves the edges
         # ``edge_width`` measures and takes no blur away)
-        as_cut = index_net.blurred(index_net.read_corners(card if big is None else big))
-        return self._reread(canvas, q, 1 if relit_big is None else 2, n, whole, as_cut)
+        return self._reread(canvas, q, 1 if relit_big is None else 2, n, whole,
+                            lambda: index_net.blurred(cut_read()))
 
     def contradicted(self, label: str, card: np.ndarray) -> bool:
         """Whether the learned corner index reads this card, sure in both corners, as another card than ``label``.
@@ -985,18 +987,20 @@ REREAD_P = 0.95
 FIRST_CUT_ONLY = ("number_one",)
 
 
-def _blurred_black_court(n: index_net.NetRead, blurred_cut: bool = False) -> bool:
+def _blurred_black_court(n: index_net.NetRead, blurred_cut: Callable[[], bool] | None = None) -> bool:
     """Whether a reading from another outline names a black court (or, since session 43, an ornate black ace by the
     'ace' path: its design has no pips to check the suit either) of a blurred card (``index_net.blurred``, measured
     on the first cut) short of ``BLURRED_BLACK_REREAD_P``: such a reading does not name the card. Each outline is
     another chance for a smudged club to look like a spade (or the reverse), and the network is about as sure of the
     wrong suit on one as on another: KDE standard's blurred jack of spades (scene 500057), left unsure on its first
     outline (the club at 0.92 by one corner, under ``index_net.BLURRED_BLACK_COURT_P``), was named the JC at 0.955
-    and 0.963 from other outlines. ``blurred_cut``: the card was blurred as cut before it was relit (``_reread``):
-    scene 503774's JS of the same deck, refused on its first outline at 0.967 and from other outlines at 0.970, was
-    named the JC at 0.974 from another outline of the card relit, where its corners measured sharp."""
-    return (n.path in index_net.PICTURE_PATHS and n.label[1:] in index_net.BLACK
-            and (blurred_cut or index_net.blurred(n.index)) and n.p_suit < BLURRED_BLACK_REREAD_P)
+    and 0.963 from other outlines. ``blurred_cut``: whether the card was blurred as cut before it was relit
+    (``_reread``; asked last, as it costs a pass of the network): scene 503774's JS of the same deck, refused on its
+    first outline at 0.967 and from other outlines at 0.970, was named the JC at 0.974 from another outline of the
+    card relit, where its corners measured sharp."""
+    if not (n.path in index_net.PICTURE_PATHS and n.label[1:] in index_net.BLACK and n.p_suit < BLURRED_BLACK_REREAD_P):
+        return False
+    return index_net.blurred(n.index) or (blurred_cut is not None and blurred_cut())
 
 
 def _letter_seen_first(n: index_net.NetRead, first: index_net.NetRead) -> bool:
