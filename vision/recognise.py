@@ -1412,7 +1412,7 @@ def _second_look(first: list[Quad], again: list[Quad]) -> list[Quad]:
         over = [q for q in first if overlaps_any(q.pts, [a.pts])]
         same = len(over) == 1 and quad_iou(over[0].pts, a.pts) >= SAME_CARD_IOU
         if same and sum(overlaps_any(over[0].pts, [b.pts]) for b in kept) == 1:
-            a = replace(a, alt=a.alt + (over[0].pts,))
+            a = replace(a, alt=a.alt + (over[0].pts,) + over[0].alt)
         out.append(a)
     return out + [q for q in first if not overlaps_any(q.pts, [a.pts for a in out])]
 
