@@ -418,3 +418,22 @@ def test_pips_that_all_stand_one_way_are_judged_whichever_way_the_card_lies(kde_
     assert read() is None
     monkeypatch.setattr(pips, "ONE_WAY", False)
     assert read() == "5S"
+
+
+def test_a_red_number_card_whose_pips_name_the_other_red_suit_is_unsure_enrolled(kde_enrolled, monkeypatch):
+    """KDE's oxygen-white, scene 502744 (the enrolled sweep at 502700): a three of diamonds lying partly under another
+    card, neither corner index in view, was matched by the templates as the 3H (0.855, margin 0.60 against the 3D),
+    while its three pips name the diamond by their shape (0.85; ``index_net.PIP_SHAPE_BAR`` is 0.3). A heart matched
+    where the pips show diamonds is unsure (``ENROLLED_RED_PIPS_UNSURE``)."""
+    folder, deck = kde_enrolled("oxygen-white")
+    scene = synth.random_scene(synth.load_deck(str(folder)), 502744, n_cards=7)
+    truth = next(c for c in scene.cards if c.code == "3D").quad.astype(np.float32)
+
+    def named() -> list[str | None]:
+        # (outlined as the part in view: IoU 0.75 with the whole card)
+        return [r.code for r in recognise.Recogniser(deck).identify(scene.image)
+                if geometry.quad_iou(r.quad, truth) > 0.6]
+
+    assert named() == [None]
+    monkeypatch.setattr(recognise, "ENROLLED_RED_PIPS_UNSURE", False)
+    assert named() == ["3H"]
