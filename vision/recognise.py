@@ -605,6 +605,10 @@ class Recogniser:
         if any(self.same.get(r[0], r[0]) != key and (r[3] or r[1] >= score or self._rival_reading(r[1], r[2], margin))
                for r in readings):
             return None
+        if REREAD_MAJORITY:
+            near = [self.same.get(r[0], r[0]) == key for r in readings if r[1] >= ENROLLED_REREAD_FROM]
+            if near.count(False) > near.count(True):
+                return None
         return label, score, margin, ok
 
     def _letter_doubted(self, frame: np.ndarray, quad: np.ndarray, n: index_net.NetRead | None,
@@ -1116,6 +1120,13 @@ REREAD_OTHER_SUIT_P = 0.8
 # reading's margin, 4 of KDE's there (oxygen's blurred twos and threes of clubs, the spade matched at 0.72-0.76 on
 # another outline)
 REREAD_RIVALS = True
+# and a card read again is not sure where more of the outlines' matches past ``ENROLLED_REREAD_FROM`` (the first
+# outline's among them) name other cards than name it (``Recogniser._reread_enrolled``): KDE's oxygen-white (never
+# tuned on) had a blurred jack of spades, its silhouette picture alike in every court, matched as the QC at 0.86
+# (margin -0.01 against the JC) on the network's outline of it, then named the JC from one outline 5 % off (0.923,
+# margin 0.44) while four of the seven matches past 0.7 named the QC and two the JC (scene 502721 of the enrolled sweep
+# at 502700, once two of the network's outlines became a card's alternatives, ``net_outlines.VIEW_ALTS``)
+REREAD_MAJORITY = True
 
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
