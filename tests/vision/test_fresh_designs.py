@@ -437,3 +437,22 @@ def test_a_red_number_card_whose_pips_name_the_other_red_suit_is_unsure_enrolled
     assert named() == [None]
     monkeypatch.setattr(recognise, "ENROLLED_RED_PIPS_UNSURE", False)
     assert named() == ["3H"]
+
+
+def test_a_swiss_decks_bells_are_not_asked_the_red_pips_shape(aisleriot_deck):
+    """aisleriot swiss-xvii (held out): its diamonds are bells, yellow, which the pip model (made on hearts and
+    diamonds) names the heart. ``ENROLLED_RED_PIPS_UNSURE`` asks red pips only (``index_net.YELLOW_PIPS``): the seven
+    of bells of scene 502419, matched surely as the 7D, stays read (it was refused before the rule asked the colour)."""
+    folder = aisleriot_deck("swiss-xvii")
+    assert _read_as(folder, 502419, "7D", decklib.enroll_dir(str(folder))) == "7D"
+
+
+def test_a_card_read_again_where_most_outlines_match_another_is_unsure(kde_enrolled, monkeypatch):
+    """KDE's oxygen-white, scene 502721 (the enrolled sweep at 502700): a blurred jack of spades, its silhouette picture
+    alike in every court, matched as the QC (0.86, margin -0.01 against the JC) on the network's outline of it, was
+    named the JC from one outline 5 % off (0.923, margin 0.44) while four of the seven matches past 0.7 named the QC
+    and two the JC. More outlines naming another card than naming it: unsure (``REREAD_MAJORITY``)."""
+    folder, deck = kde_enrolled("oxygen-white")
+    assert _read_as(folder, 502721, "JS", deck) is None
+    monkeypatch.setattr(recognise, "REREAD_MAJORITY", False)
+    assert _read_as(folder, 502721, "JS", deck) == "JC"
