@@ -757,6 +757,7 @@ class Recogniser:
         reading (label, score, margin, named) and the outline it was read from."""
         label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first, q.whole)
         nearer = None
+        own: list[tuple[Quad, str, float, float, index_net.NetRead | None, np.ndarray | None]] = []
         for alt in q.alt if not ok else ():
             # another view's outline of the card: read whole, by the stricter bar of a second reading
             a = self._read_outline(frame, alt, whole=q.whole)
@@ -774,6 +775,7 @@ class Recogniser:
             # False): a second reading names a card only past ``_sure_again``'s stricter bar, which it missed in the
             # loop above (taken, KDE jolly-royal's blurred ace of clubs, scene 500116, enrolled, unsure on its first
             # outline at 0.79, was named the AS from its alternative at 0.887, margin 0.30)
+            own = [(q, label, score, margin, n, big)] if REREAD_OWN_OUTLINE else []
             (label, score, margin, _, n, big), alt = nearer
             q = Quad(alt, q.whole, face=q.face)
         if not ok and any_surface:
@@ -786,18 +788,22 @@ class Recogniser:
                 if self._sure_again(a[3], a[2], a[4]):
                     label, score, margin, ok, n, big = a
                     q = Quad(ext, q.whole, face=q.face)
-        if not ok and n is not None and n.path != "none" and REREAD_OUTLINES:
-            again = self._reread(frame, q.pts, 1 if big is None else 2, n, q.whole)
+        # (from the nearer outline first, then from the card's own: ``REREAD_OWN_OUTLINE``)
+        tries = [] if ok else [(q, label, score, margin, n, big), *own]
+        for q_try, label_try, score_try, margin_try, n_try, big_try in tries:
+            again = None
+            if n_try is not None and n_try.path != "none" and REREAD_OUTLINES:
+                again = self._reread(frame, q_try.pts, 1 if big_try is None else 2, n_try, q_try.whole)
+            elif (self.mode == "enrolled" and label_try != "back" and score_try >= ENROLLED_REREAD_FROM
+                  and REREAD_OUTLINES and not self.threshold.accept(score_try, margin_try)):
+                # (a match past the thresholds and still not named was vetoed by the network's corner index
+                # (``contradicted``): other outlines would only look for a match the network does not veto - an
+                # anglo_modern 2C vetoed as the network took it for a spade, then matched as the 2S, scene 900025)
+                again = self._reread_enrolled(frame, q_try.pts, (label_try, score_try))
             if again is not None:
                 label, score, margin, ok = again
-        elif (not ok and self.mode == "enrolled" and label != "back" and score >= ENROLLED_REREAD_FROM
-              and REREAD_OUTLINES and not self.threshold.accept(score, margin)):
-            # (a match past the thresholds and still not named was vetoed by the network's corner index
-            # (``contradicted``): other outlines would only look for a match the network does not veto - an
-            # anglo_modern 2C vetoed as the network took it for a spade, then matched as the 2S, scene 900025)
-            again = self._reread_enrolled(frame, q.pts, (label, score))
-            if again is not None:
-                label, score, margin, ok = again
+                q = q_try
+                break
         if not ok and label != "back" and any_surface:
             again = self._read_relit(frame, q.pts, q.whole)
             if again is not None:
@@ -1129,6 +1135,13 @@ REREAD_RIVALS = True
 # margin 0.44) while four of the seven matches past 0.7 named the QC and two the JC (scene 502721 of the enrolled sweep
 # at 502700, once two of the network's outlines became a card's alternatives, ``net_outlines.VIEW_ALTS``)
 REREAD_MAJORITY = True
+
+# a card read again from the nearer of its alternative outlines (``Recogniser._read_found``) and not named there is
+# read again from its own outline too: since two of the network's outlines may be a view's alternatives
+# (``net_outlines.VIEW_ALTS``) and the first look's ride along with a second look's, an alternative that came nearer
+# took the card's rereading away from its own outline, whose variants had named it: poker_table train_13's five of
+# hearts under the bench's webcam change (0.95 from its own outline; unsure from the alternative's)
+REREAD_OWN_OUTLINE = True
 
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
