@@ -170,14 +170,18 @@ def _with_alternatives(out: list[tuple[float, Quad]], others: list[np.ndarray], 
     taken: list[np.ndarray] = []
     boxes = [bounding_box(o.pts) for _, o in out]
     for n in others:
+        # (the same card at another of the network's levels; with one alternative only, any outline of it above
+        # 0.7, as before ``VIEW_ALTS``)
         if any(quad_iou(n, t) > (NET_ALT_IOU[1] if VIEW_ALTS > 1 else 0.7) for t in taken):
-            continue  # (the same card at another of the network's levels)
+            continue
         # (outlines whose boxes lie apart overlap it by IoU 0, which the best, taken only from 0.5, never is)
         nb = bounding_box(n)
         best, i = max(((quad_iou(o.pts, n), i) for i, (_, o) in enumerate(out) if not boxes_apart(boxes[i], nb)),
                       default=(0.0, -1))
+        if not 0.5 <= best < 0.9:
+            continue
         mine = alts.setdefault(i, [])
-        if not 0.5 <= best < 0.9 or len(mine) >= VIEW_ALTS:
+        if len(mine) >= VIEW_ALTS:
             continue
         taken.append(n)
         q = snap_to_edges(pale, oriented(n))

@@ -1343,13 +1343,14 @@ PLAIN_CLUBS_UNSURE = True
 # draws its spades notched, and its pips' shape is no sure cue)
 ENROLLED_ACE_PIP_UNSURE = True
 # and a red number card the templates name is unsure where its pips name the other red suit by their shape
-# (``_pips_deny``; ``index_net.PIP_SHAPE_BAR``): KDE's oxygen-white (never tuned on) had a 3D lying partly under
-# another card, neither corner index in view, matched as the 3H (0.855, margin 0.60 against the 3D) while its three
-# pips named the diamond by 0.85 (scene 502744 of the enrolled sweep at 502700, ``python -m tools.wrong_sweep --themes
-# fresh --mode enrolled --first 502700``). The red pair only (some decks draw a spade's pip notched like a club's:
-# jolly-royal, above), and red pips only: pips leaning to yellow (``index_net.YELLOW_PIPS``) are a Swiss deck's bells,
-# whose shape the pip model, made on hearts and diamonds, names the heart - asked of them, the rule refused aisleriot
-# swiss-xvii's right sevens of bells 11 times in the held-out sweep at 502400 (602 -> 591 right)
+# (``index_net.pips_refuse``, ``PIP_SHAPE_BAR``; ``Recogniser._pips_deny_match``): KDE's oxygen-white (never tuned
+# on) had a 3D lying partly under another card, neither corner index in view, matched as the 3H (0.855, margin 0.60
+# against the 3D) while its three pips named the diamond by 0.85 (scene 502744 of the enrolled sweep at 502700,
+# ``python -m tools.wrong_sweep --themes fresh --mode enrolled --first 502700``). The red pair only (some decks draw a
+# spade's pip notched like a club's: jolly-royal, above), and red pips only: pips leaning to yellow
+# (``index_net.YELLOW_PIPS``) are a Swiss deck's bells, whose shape the pip model, made on hearts and diamonds, names
+# the heart - asked of them, the rule refused aisleriot swiss-xvii's right sevens of bells 11 times in the held-out
+# sweep at 502400 (602 -> 591 right)
 ENROLLED_RED_PIPS_UNSURE = True
 
 
