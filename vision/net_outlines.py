@@ -229,12 +229,10 @@ def _net_cards(frame: np.ndarray, pale: np.ndarray, min_side: float, centre: tup
             continue  # (checked again once snapped; most of the network's weak cores stop here, before the snapping)
         alt: tuple[np.ndarray, ...] = ()
         if NET_TURN:
-            turned = _turned_to_edges(pale, q)
-            if turned is q and TURN_STRONG_ALT:
-                strong = _turned_to_edges(pale, q, strong=True)
-                if strong is not q:
-                    a = snap_to_edges(pale, strong)
-                    alt = (a.astype(np.float32),) if card_shaped(a, min_side, centre) else ()
+            turned, strong = _edge_turns(pale, q)
+            if turned is q and strong is not q and TURN_STRONG_ALT:
+                a = snap_to_edges(pale, strong)
+                alt = (a.astype(np.float32),) if card_shaped(a, min_side, centre) else ()
             q = turned
         q = snap_to_edges(pale, q)
         if not card_shaped(q, min_side, centre):
@@ -279,6 +277,12 @@ TURN_STRONG_PEAK = 0.1
 def _turned_to_edges(pale: np.ndarray, q: np.ndarray, strong: bool = False) -> np.ndarray:
     """``q`` turned about its centre to the direction of the edges round it (above), or ``q`` itself. ``strong``: each
     gradient weighted by its square, not its size (``TURN_STRONG_ALT``)."""
+    return _edge_turns(pale, q)[strong]
+
+
+def _edge_turns(pale: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_turned_to_edges`` of ``q`` by the gradients' sizes and by their squares, from one measure of the ring's
+    gradients (``_net_cards`` asks for the second where the first leaves ``q`` as it is)."""
     short = min(float(vec_len(q[1] - q[0])), float(vec_len(q[2] - q[1])))
     ring = TURN_RING * short
     x0, y0 = np.floor(q.min(axis=0) - ring - 2).astype(int)
@@ -286,22 +290,29 @@ def _turned_to_edges(pale: np.ndarray, q: np.ndarray, strong: bool = False) -> n
     h, w = pale.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 8 or y1 - y0 < 8:
-        return q
+        return q, q
     patch = pale[y0:y1, x0:x1].astype(np.float32)
     gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
     local = (q - [x0, y0]).astype(np.float32)
     band = np.zeros(patch.shape, np.uint8)
     cv2.polylines(band, [np.round(local).astype(np.int32)], True, 1, thickness=max(3, int(round(2 * ring))))
-    mag = (gx * gx + gy * gy)[band > 0] if strong else np.hypot(gx, gy)[band > 0]
-    ang = np.degrees(np.arctan2(gy, gx))[band > 0] % 90.0
-    if mag.sum() <= 0:
-        return q
-    hist = np.bincount(np.floor(ang).astype(int) % 90, weights=mag, minlength=90)
+    inside = band > 0
+    size = np.hypot(gx, gy)[inside]
+    if size.sum() <= 0:
+        return q, q
+    bins = np.floor(np.degrees(np.arctan2(gy, gx))[inside] % 90.0).astype(int) % 90
+    return (_turned_by(q, np.bincount(bins, weights=size, minlength=90), TURN_PEAK),
+            _turned_by(q, np.bincount(bins, weights=(gx * gx + gy * gy)[inside], minlength=90), TURN_STRONG_PEAK))
+
+
+def _turned_by(q: np.ndarray, hist: np.ndarray, peak_share: float) -> np.ndarray:
+    """``q`` turned to the peak of ``hist`` (the ring's gradient weight per degree, modulo a right angle) when it holds
+    ``peak_share`` of the weight and lies ``TURN_MIN`` to ``TURN_MAX`` degrees off; else ``q`` itself."""
     # (a degree either side: the peak's weight over three bins, round the circle of 90)
     near = hist + np.roll(hist, 1) + np.roll(hist, -1)
     peak = int(np.argmax(near))
-    if near[peak] < (TURN_STRONG_PEAK if strong else TURN_PEAK) * hist.sum():
+    if near[peak] < peak_share * hist.sum():
         return q
     d = q[1] - q[0]
     own = float(np.degrees(np.arctan2(d[1], d[0])) % 90.0)
