@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import exposure, features, finder, geometry, index_net, pips
+from vision import exposure, features, finder, geometry, index_net, partner, pips
 from vision import recognise as rc
 
 RANKS = "AKQJT98765432"
@@ -120,6 +120,8 @@ class Deck:
                 "canonical": [geometry.CW, geometry.CH]}
         with open(path, "wb") as f:
             extra = {} if t.joker is None else {"joker": t.joker.astype(np.float32)}
+            if t.partner is not None:
+                extra["partner"] = t.partner.astype(np.uint8)
             np.savez_compressed(f, labels=np.array(t.labels), face=t.face.astype(np.float32),
                                 corner=t.corner.astype(np.float32), meta=np.array(json.dumps(meta)), **extra)
 
@@ -146,6 +148,8 @@ class Deck:
         suits = meta.get("index_suit_misnames")
         tpl.index_suit_misnames = None if suits is None else str(suits)
         # (and before they were kept per rank misnamed: ``index_misnames`` stands for every rank)
+        # (and before the partner test's pictures: that test is then not asked)
+        tpl.partner = z["partner"] if "partner" in z.files else None
         pairs = meta.get("index_rank_pairs")
         tpl.index_rank_pairs = None if pairs is None else {str(k): str(v) for k, v in dict(pairs).items()}
         # (and before the index's side was measured: the left, the only one read then)
@@ -206,7 +210,7 @@ def templates_from_images(images: dict[str, np.ndarray]) -> rc.Templates:
     jokers = {code: features.joker_feature(c) for code, c in zip(labels, cards, strict=True) if code in ("BJ", "LJ")}
     joker = np.stack([jokers["BJ"], jokers["LJ"]]) if len(jokers) == 2 else None
     return rc.Templates(labels, np.stack([features.face_feature(c) for c in cards]), corners, joker=joker,
-                        index_side=side)
+                        index_side=side, partner=np.stack([partner.grey(c) for c in cards]))
 
 
 def check_complete(images: dict[str, np.ndarray], where: str) -> list[str]:

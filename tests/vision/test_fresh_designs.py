@@ -26,6 +26,7 @@ def _unsure_by_the_pairs_other_suit(enrolled: tuple, seed: int, code: str, named
     folder, deck = enrolled
     assert "S" in deck.templates.index_suit_misnames
     assert _read_as(folder, seed, code, deck) is None
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "REREAD_OTHER_SUIT_P", 1.01)
     assert _read_as(folder, seed, code, deck) == named
     return folder, deck
@@ -45,6 +46,7 @@ def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_enrolled, monkeypatc
     monkeypatch.setattr(index_net, "JOINT_BLACK_SUIT", True)
     monkeypatch.setattr(index_net, "BLURRED_WIDTH", 99.0)
     assert _read_as(folder, 500023, "AS", deck) is None
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "VETO_LEAVES_UNSURE", False)
     assert _read_as(folder, 500023, "AS", deck) == "AC"
 
@@ -209,6 +211,7 @@ def test_a_spade_whose_pips_show_a_clubs_notches_is_left_unsure(kde_enrolled, mo
     images = synth.load_deck(str(folder))
     assert pips.club_notched_share(features.canonical_card(images["8C"])) == 1.0
     assert pips.club_notched_share(features.canonical_card(images["8S"])) == 0.0
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "NOTCHED_SPADES_UNSURE", False)
     assert _read_as(folder, 500023, "8C", deck) == "8S"
 
@@ -322,6 +325,7 @@ def test_an_ace_whose_pip_denies_its_suit_twice_is_unsure_even_matched_surely(kd
     folder, deck = kde_enrolled("jolly-royal")
     assert _read_as(folder, 500245, "AC", deck) in (None, "AC")
     assert _read_as(folder, 500245, "5C", deck) == "5C"
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "ENROLLED_ACE_PIP_UNSURE", False)
     assert _read_as(folder, 500245, "AC", deck) == "AS"
 
@@ -333,6 +337,7 @@ def test_a_card_read_again_is_not_sure_where_another_outline_comes_near_another_
     one: the card is not sure (``REREAD_RIVALS``)."""
     folder, deck = kde_enrolled("oxygen")
     assert _read_as(folder, 500225, "2C", deck) is None
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "REREAD_RIVALS", False)
     # (since session 42 the margin taken with the face moved, ``ALIGNED_MARGIN``, leaves it unsure as well)
     assert _read_as(folder, 500225, "2C", deck) is None
@@ -347,6 +352,7 @@ def test_a_margin_holds_only_where_the_face_moved_to_fit_its_card_still_names_it
     where it fits the 2S best the margin is 0.11, and the smaller counts (``ALIGNED_MARGIN``): unsure."""
     folder, deck = kde_enrolled("oxygen")
     assert _read_as(folder, 500316, "2C", deck) in (None, "2C")
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "ALIGNED_MARGIN", False)
     assert _read_as(folder, 500316, "2C", deck) == "2S"
 
@@ -435,6 +441,7 @@ def test_a_red_number_card_whose_pips_name_the_other_red_suit_is_unsure_enrolled
                 if geometry.quad_iou(r.quad, truth) > 0.6]
 
     assert named() == [None]
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "ENROLLED_RED_PIPS_UNSURE", False)
     assert named() == ["3H"]
 
@@ -459,5 +466,6 @@ def test_a_card_read_again_where_most_outlines_match_another_is_unsure(kde_enrol
     and two the JC. More outlines naming another card than naming it: unsure (``REREAD_MAJORITY``)."""
     folder, deck = kde_enrolled("oxygen-white")
     assert _read_as(folder, 502721, "JS", deck) is None
+    monkeypatch.setattr(recognise, "PARTNER_CHECK", False)  # (the partner test holds this scene too)
     monkeypatch.setattr(recognise, "REREAD_MAJORITY", False)
     assert _read_as(folder, 502721, "JS", deck) == "JC"
