@@ -19,9 +19,8 @@ import cv2
 import numpy as np
 
 from tools import synth
-from tools.train_index import theme_deck
 from tools.vision_bench import SCENE_CARDS, truth_of
-from tools.wrong_sweep import HELD_AISLERIOT, deck_set
+from tools.wrong_sweep import chosen_decks
 from vision import deck as decklib
 from vision import partner
 from vision import recognise as rc
@@ -67,14 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", type=int, default=30)
     p.add_argument("--seeds", type=int, nargs="*", help="these scenes instead of --first / --scenes")
     a = p.parse_args(argv)
-    decks = list(a.decks) + (deck_set(a.themes) if a.themes else [])
-    if a.themes == "held":
-        for t in HELD_AISLERIOT:
-            theme_deck(t)
-    missing = [d for d in decks if not os.path.isdir(d)]
-    if not decks or missing:
-        print(f"no such deck folder: {', '.join(missing)}" if missing else "name deck folders or --themes",
-              file=sys.stderr)
+    decks = chosen_decks(a.decks, a.themes)
+    if decks is None:
         return 2
     seeds = a.seeds or list(range(a.first, a.first + a.scenes))
     total, below = 0, 0

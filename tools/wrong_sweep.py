@@ -91,6 +91,21 @@ def judge(scene: synth.Scene, reads: list[rc.Read], seed: int) -> tuple[int, int
     return right, junk, wrong
 
 
+def chosen_decks(folders: list[str], themes: str | None) -> list[str] | None:
+    """The deck folders named and those of the set ``themes`` (``deck_set``; the held-out aisleriot themes rendered
+    once into the cache, where missing), or None, said on stderr, where none is named or a folder is missing."""
+    decks = list(folders) + (deck_set(themes) if themes else [])
+    if themes == "held":
+        for t in HELD_AISLERIOT:
+            theme_deck(t)
+    missing = [d for d in decks if not os.path.isdir(d)]
+    if not decks or missing:
+        print(f"no such deck folder: {', '.join(missing)}" if missing else "name deck folders or --themes",
+              file=sys.stderr)
+        return None
+    return decks
+
+
 def sweep_deck(deck_dir: str, scenes: int, mode: str, first: int = FIRST_SEED, tilt: float = 0.0) -> dict:
     """``{"deck", "first", "right", "wrong": [{seed, truth, label, confidence, kind}], "junk"}`` for one deck and mode,
     over ``scenes`` scenes from the seed ``first``; ``tilt``: the camera turned that many degrees off the vertical
@@ -122,14 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="write every deck's result here")
     a = p.parse_args(argv)
-    decks = list(a.decks) + (deck_set(a.themes) if a.themes else [])
-    if a.themes == "held":
-        for t in HELD_AISLERIOT:  # (rendered once into the cache, where missing)
-            theme_deck(t)
-    missing = [d for d in decks if not os.path.isdir(d)]
-    if not decks or missing:
-        print(f"no such deck folder: {', '.join(missing)}" if missing else "name deck folders or --themes",
-              file=sys.stderr)
+    decks = chosen_decks(a.decks, a.themes)
+    if decks is None:
         return 2
     results = []
     with ProcessPoolExecutor(max_workers=a.workers) as pool:
