@@ -22,7 +22,6 @@ from tools import synth
 from tools.vision_bench import SCENE_CARDS, truth_of
 from tools.wrong_sweep import chosen_decks
 from vision import deck as decklib
-from vision import partner
 from vision import recognise as rc
 
 
@@ -33,8 +32,6 @@ def deck_scores(deck_dir: str, seeds: list[int]) -> dict:
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir))
-    pics = rec.templates.partner_pictures
-    labels = rec.templates.labels
     right: list[float] = []
     wrong: list[tuple[int, str, str, float]] = []
     was = rc.PARTNER_CHECK
@@ -43,11 +40,11 @@ def deck_scores(deck_dir: str, seeds: list[int]) -> dict:
         for seed in seeds:
             scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
             for r in rec.identify(scene.image):
-                other = None if r.code is None else partner.partner_of(r.code)
-                if r.code is None or other not in labels or pics is None:
+                if r.code is None:
                     continue
-                card = rec._cut(scene.image, np.asarray(r.quad, np.float32))[0]
-                s = partner.partner_score(partner.picture(card), pics[labels.index(r.code)], pics[labels.index(other)])
+                s = rec.partner_score(r.code, rec._cut(scene.image, np.asarray(r.quad, np.float32))[0])
+                if s is None:
+                    continue
                 truth = truth_of(scene, np.asarray(r.quad, np.float32), r.label)[1]
                 if truth == r.code:
                     right.append(s)

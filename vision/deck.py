@@ -148,10 +148,10 @@ class Deck:
         suits = meta.get("index_suit_misnames")
         tpl.index_suit_misnames = None if suits is None else str(suits)
         # (and before they were kept per rank misnamed: ``index_misnames`` stands for every rank)
-        # (and before the partner test's pictures: that test is then not asked)
-        tpl.partner = z["partner"] if "partner" in z.files else None
         pairs = meta.get("index_rank_pairs")
         tpl.index_rank_pairs = None if pairs is None else {str(k): str(v) for k, v in dict(pairs).items()}
+        # (and before the partner test's grey copies: that test is then not asked)
+        tpl.partner = z["partner"] if "partner" in z.files else None
         # (and before the index's side was measured: the left, the only one read then)
         side = str(meta.get("index_side", "left"))
         if side not in features.INDEX_SIDES:

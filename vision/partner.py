@@ -27,8 +27,6 @@ test refuses is left unsure, never turned into the partner: the director decides
 
 from __future__ import annotations
 
-import functools
-
 import cv2
 import numpy as np
 
@@ -57,8 +55,7 @@ def picture(card: np.ndarray) -> np.ndarray:
     """A rectified card (BGR, or ``grey``'s) as the test compares it: darkness at ``SIZE``, a little blurred, less its
     own blur at ``LIGHT_SIGMA`` (the light across the card: a lamp's fall-off, a shadow's edge, which differ from one
     photograph to the next), with zero mean and unit spread (the camera's exposure taken out)."""
-    small = card if card.shape[:2] == (SIZE[1], SIZE[0]) and card.ndim == 2 else grey(card)
-    g = cv2.GaussianBlur(255.0 - small.astype(np.float32), (0, 0), 1.0)
+    g = cv2.GaussianBlur(255.0 - grey(card).astype(np.float32), (0, 0), 1.0)
     g = g - cv2.GaussianBlur(g, (0, 0), LIGHT_SIGMA)
     return ((g - g.mean()) / max(float(g.std()), 1e-3)).astype(np.float32)
 
@@ -74,9 +71,9 @@ def _core(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a[ALIGN_BORDER:-ALIGN_BORDER, ALIGN_BORDER:-ALIGN_BORDER])
 
 
-def aligned(x: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
+def aligned(x: np.ndarray, a: np.ndarray) -> np.ndarray:
     """The picture ``x`` moved (a scale of ``SCALES`` about its middle, then a shift of up to ``ALIGN_BORDER``
-    pixels) to fit the template picture ``a`` best, and that fit (normalised correlation of ``a``'s core)."""
+    pixels) to fit the template picture ``a`` best (normalised correlation of ``a``'s core)."""
     h, w = a.shape
     core = _core(a)
     best, move = -2.0, None
@@ -88,7 +85,7 @@ def aligned(x: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
             best, move = v, m.copy()
             move[0, 2] += ALIGN_BORDER - dx
             move[1, 2] += ALIGN_BORDER - dy
-    return cv2.warpAffine(x, move, (w, h), borderMode=cv2.BORDER_REPLICATE), float(best)
+    return cv2.warpAffine(x, move, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
 def upright(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -101,15 +98,13 @@ def upright(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return x if fits[0] >= fits[1] else turned
 
 
-@functools.lru_cache(maxsize=256)
-def _pieces(a_bytes: bytes, b_bytes: bytes, shape: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+def pieces(a: np.ndarray, b: np.ndarray) -> tuple[tuple[int, int], ...]:
     """The top-left corners of the ``PIECES`` pieces (``CELL`` square, on the ``STRIDE`` grid) where two template
-    pictures differ most (a template pair's pieces are the same for every card: kept)."""
-    a = np.frombuffer(a_bytes, np.float32).reshape(shape)
-    b = np.frombuffer(b_bytes, np.float32).reshape(shape)
+    pictures differ most (a template pair's pieces are the same for every card: ``vision.recognise.Templates`` keeps
+    them per pair)."""
     energy = cv2.boxFilter((a - b) ** 2, -1, (CELL, CELL), normalize=False, anchor=(0, 0),
                            borderType=cv2.BORDER_CONSTANT)
-    h, w = shape
+    h, w = a.shape
     spots = [(float(energy[y, x]), y, x)
              for y in range(0, h - CELL + 1, STRIDE) for x in range(0, w - CELL + 1, STRIDE)]
     spots.sort(reverse=True)
@@ -137,15 +132,15 @@ def _unmet(padded: np.ndarray, t: np.ndarray, pieces: tuple[tuple[int, int], ...
     return xx - xt * xt / tt if xt > 0 and tt > 1e-12 else xx
 
 
-def partner_score(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+def partner_score(x: np.ndarray, a: np.ndarray, b: np.ndarray,
+                  where: tuple[tuple[int, int], ...] | None = None) -> float:
     """How much better the card's picture ``x`` (``picture``) meets template picture ``a`` than ``b`` where the two
-    differ: over ``_pieces``, (b's unexplained - a's) / (their sum), each measured on the picture aligned to that
-    template (``aligned``, ``_unmet``). 1: only a explains the pieces; -1: only b; 0: alike. ``x`` is taken the way
-    up it fits them best (``upright``)."""
+    differ: over their ``pieces`` (``where``, when already made), (b's unexplained - a's) / (their sum), each
+    measured on the picture aligned to that template (``aligned``, ``_unmet``). 1: only a explains the pieces; -1:
+    only b; 0: alike. ``x`` is taken the way up it fits them best (``upright``)."""
     x = upright(x, a, b)
-    xa, xb = aligned(x, a)[0], aligned(x, b)[0]
-    pieces = _pieces(a.tobytes(), b.tobytes(), a.shape)
-    un_a, un_b = (_unmet(cv2.copyMakeBorder(v, SEARCH, SEARCH, SEARCH, SEARCH, cv2.BORDER_REPLICATE), t, pieces)
-                  for v, t in ((xa, a), (xb, b)))
+    where = pieces(a, b) if where is None else where
+    un_a, un_b = (_unmet(cv2.copyMakeBorder(aligned(x, t), SEARCH, SEARCH, SEARCH, SEARCH, cv2.BORDER_REPLICATE), t,
+                         where) for t in (a, b))
     total = un_a + un_b
     return (un_b - un_a) / total if total > 1e-12 else 0.0

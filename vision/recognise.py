@@ -153,11 +153,19 @@ class Templates:
     partner: np.ndarray | None = None
 
     @functools.cached_property
-    def partner_pictures(self) -> np.ndarray | None:
-        """The cards as the partner test compares them (``vision.partner.picture`` of ``partner``), made once."""
+    def partner_pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray, tuple[tuple[int, int], ...]]]:
+        """Per card with a partner among the templates (``vision.partner.partner_of``): its picture, its partner's
+        (``vision.partner.picture`` of ``partner``) and the pieces where the two differ (``vision.partner.pieces``),
+        made once; empty for a deck file without the grey copies."""
         if self.partner is None:
-            return None
-        return np.stack([partner.picture(g) for g in self.partner])
+            return {}
+        pics = {lab: partner.picture(g) for lab, g in zip(self.labels, self.partner, strict=True)}
+        pairs = {}
+        for lab, a in pics.items():
+            other = partner.partner_of(lab)
+            if other in pics:
+                pairs[lab] = (a, pics[other], partner.pieces(a, pics[other]))
+        return pairs
 
     @functools.cached_property
     def corner_units(self) -> tuple[np.ndarray, np.ndarray]:
@@ -438,25 +446,25 @@ class Recogniser:
             return _pips_deny(card, label, yellow=False)
         return ENROLLED_ACE_PIP_UNSURE and label[0] == "A" and _pips_deny(card, label)
 
+    def partner_score(self, label: str, card: np.ndarray) -> float | None:
+        """The partner test's score (``vision.partner.partner_score``) of the card ``card`` (as cut) read as
+        ``label``, against the same rank in the other suit of its colour; None where the deck file has no grey
+        copies or ``label`` no partner among the templates."""
+        pair = self.templates.partner_pairs.get(label)
+        return None if pair is None else partner.partner_score(partner.picture(card), *pair)
+
     def _partner_fits_better(self, label: str, card: np.ndarray) -> bool:
         """Whether the enrolled read ``label`` fails the partner test: compared piece by piece with the same rank in
         the other suit of its colour, the card meets the partner's pieces as well as or better than its own
-        (``vision.partner.partner_score`` at most ``PARTNER_MIN``). Not asked of a deck file without the pictures,
-        nor of a card without a partner in the deck."""
-        pics = self.templates.partner_pictures
-        other = partner.partner_of(label)
-        if pics is None or other is None:
-            return False
-        labels = self.templates.labels
-        if label not in labels or other not in labels:
+        (``partner_score`` at most ``PARTNER_MIN``). Not asked where there is no score."""
+        if label not in self.templates.partner_pairs:
             return False
         key = (label, card.shape, hash(card.tobytes()))
         if key not in self._partner_memo:
             if len(self._partner_memo) > 256:
                 self._partner_memo.clear()
-            x = partner.picture(card)
-            self._partner_memo[key] = partner.partner_score(
-                x, pics[labels.index(label)], pics[labels.index(other)]) <= PARTNER_MIN
+            score = self.partner_score(label, card)
+            self._partner_memo[key] = score is not None and score <= PARTNER_MIN
         return self._partner_memo[key]
 
     def _club_notched(self, label: str, card: np.ndarray) -> bool:
@@ -960,7 +968,7 @@ class Recogniser:
                 named, seen = self._named_as_generic(frame, found, any_surface)
                 if named is not None:
                     label, score, margin, ok, q = named
-            if ok and PARTNER_CHECK and self.mode == "enrolled" and self._partner_fits_better(
+            if ok and PARTNER_CHECK and label in self.templates.partner_pairs and self._partner_fits_better(
                     label, self._cut(frame, q.pts)[0]):
                 ok = False  # (the last word on the card as outlined, whichever reading named it: ``PARTNER_CHECK``)
             joker = label in ("BJ", "LJ")
