@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -141,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     if decks is None:
         return 2
     results = []
-    with ProcessPoolExecutor(max_workers=a.workers) as pool:
+    # (workers started afresh, not forked: a fork of this process, whose OpenCV thread pool may hold its lock at
+    # that moment, hung in ``cv2.setNumThreads`` under pytest's worker - seen once in a CI run, 15 minutes still)
+    with ProcessPoolExecutor(max_workers=a.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for res in pool.map(sweep_deck, decks, [a.scenes] * len(decks), [a.mode] * len(decks),
                             [a.first] * len(decks), [a.tilt] * len(decks)):
             results.append(res)
