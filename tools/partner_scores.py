@@ -5,8 +5,16 @@ chosen by::
     python -m tools.partner_scores --themes fresh --first 503000 --scenes 30      # KDE's designs
     python -m tools.partner_scores DECK_DIR --seeds 503186 503209                 # chosen scenes of one design
 
-Per deck it prints the right reads, those at or below the bar, the lowest scores, and every wrong read's score. A
-development aid (the sweep's scenes, ``tools.wrong_sweep``); the product never imports it.
+Per deck it prints the right reads, those at or below the bar, the lowest scores, and every wrong read's score.
+
+With ``--rescue`` it measures instead what ``vision.recognise.PARTNER_RESCUE_MIN`` was chosen by: every face-up card
+of the scenes, at its own outline and at two outlines moved by about 2 % of its width, whose templates' best match
+clears the score bar and the margin against every rival but its partner, and falls short of it against the partner.
+It prints the partner scores of those matches that name the card (right) and of those that name another (wrong)::
+
+    python -m tools.partner_scores --rescue --themes tune --first 503000 --scenes 40
+
+A development aid (the sweep's scenes, ``tools.wrong_sweep``); the product never imports it.
 """
 
 from __future__ import annotations
@@ -55,6 +63,63 @@ def deck_scores(deck_dir: str, seeds: list[int]) -> dict:
     return {"deck": os.path.basename(os.path.normpath(deck_dir)), "right": right, "wrong": wrong}
 
 
+def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[dict]:
+    """The matches ``--rescue`` measures (module docstring) in the scenes ``seeds`` of the design in ``deck_dir``:
+    one dict each, with the card's code (``truth``), the match's ``label``, ``score``, its discriminant against the
+    partner (``mate_margin``), the partner test's ``partner`` score and whether the network vetoes the match."""
+    cv2.setNumThreads(1)
+    images = synth.load_deck(deck_dir)
+    rec = rc.Recogniser(decklib.enroll_dir(deck_dir))
+    th = rec.threshold
+    rng = np.random.default_rng(seeds[0] if seeds else 0)
+    out: list[dict] = []
+    for seed in seeds:
+        scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
+        for c in scene.cards:
+            if not c.face_up or c.visible < 0.5:
+                continue
+            q0 = np.asarray(c.quad, np.float32)
+            side = float(np.linalg.norm(q0[1] - q0[0]))
+            for j in range(1 + moves):
+                q = q0 if j == 0 else q0 + rng.normal(0.0, 0.02 * side, q0.shape).astype(np.float32)
+                cut, big = rec._cut(scene.image, q)
+                by_rival: dict[str, float] = {}
+                label, score, _ = rc.match(rec.templates, cut, rec.use_face, rec.same, by_rival=by_rival)
+                if score < th.score or not rc._standard_card(label):
+                    continue
+                mate = label[0] + rc._PARTNER_SUIT[label[1]]
+                if by_rival.get(mate, 1.0) >= th.margin or any(
+                        d < th.margin for k, d in by_rival.items() if k != mate):
+                    continue
+                s = rec.partner_score(label, cut)
+                if s is not None:
+                    out.append({"seed": seed, "truth": c.code, "label": label, "score": round(score, 3),
+                                "mate_margin": round(by_rival[mate], 3), "partner": round(s, 3),
+                                "vetoed": rec.contradicted(label, cut if big is None else big)})
+    return out
+
+
+def _print_rescue(decks: list[str], seeds: list[int]) -> None:
+    """``--rescue``'s report: per deck and in all, the right and wrong candidates and their partner scores."""
+    right: list[float] = []
+    wrong: list[dict] = []
+    for d in decks:
+        rows = rescue_candidates(d, seeds)
+        r = [x["partner"] for x in rows if x["truth"] == x["label"]]
+        w = [x for x in rows if x["truth"] != x["label"]]
+        right += r
+        wrong += w
+        print(f"{os.path.basename(os.path.normpath(d)):24s} right {len(r):4d} (at or above "
+              f"{rc.PARTNER_RESCUE_MIN}: {sum(x >= rc.PARTNER_RESCUE_MIN for x in r)})  wrong {len(w)}", flush=True)
+        for x in w:
+            print(f"    scene {x['seed']}: {x['truth']} matched as {x['label']} ({x['score']:.3f}, against the partner "
+                  f"{x['mate_margin']:.3f}), partner score {x['partner']:.3f}, vetoed {x['vetoed']}", flush=True)
+    top = max((x["partner"] for x in wrong), default=None)
+    print(f"total: right {len(right)}, at or above the bar {sum(x >= rc.PARTNER_RESCUE_MIN for x in right)}; "
+          f"wrong {len(wrong)}, highest partner score {top}, at or above the bar "
+          f"{sum(x['partner'] >= rc.PARTNER_RESCUE_MIN for x in wrong)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("decks", nargs="*", help="deck folders (card images named by code)")
@@ -62,11 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first", type=int, default=503000)
     p.add_argument("--scenes", type=int, default=30)
     p.add_argument("--seeds", type=int, nargs="*", help="these scenes instead of --first / --scenes")
+    p.add_argument("--rescue", action="store_true", help="the matches the partner rescue would name (see above)")
     a = p.parse_args(argv)
     decks = chosen_decks(a.decks, a.themes)
     if decks is None:
         return 2
     seeds = a.seeds or list(range(a.first, a.first + a.scenes))
+    if a.rescue:
+        _print_rescue(decks, seeds)
+        return 0
     total, below = 0, 0
     for d in decks:
         res = deck_scores(d, seeds)
