@@ -812,7 +812,7 @@ class Recogniser:
         if not VETO_NEEDS_TRUSTED_NAMES:
             return index_vetoes(label, ir)
         ranks, suits = self.templates.index_misnames, self.templates.index_suit_misnames or ""
-        if not index_vetoes(label, ir, ranks, suits, both_corners=SUIT_VETO_BOTH_CORNERS):
+        if not index_vetoes(label, ir, ranks, suits):
             return False
         return not (INK_KEEPS_COLOUR and _ink_keeps_colour(label, ir, card, ranks))
 
@@ -1305,19 +1305,15 @@ def _pips_deny(card: np.ndarray, label: str, yellow: bool = True) -> bool:
             and index_net.pips_refuse(p, label[1:]))
 
 
-def index_vetoes(label: str, ir: index_net.IndexRead, ranks: str = "", suits: str = "",
-                 both_corners: bool = False) -> bool:
+def index_vetoes(label: str, ir: index_net.IndexRead, ranks: str = "", suits: str = "") -> bool:
     """Whether the corner network's reading ``ir`` of a card contradicts the enrolled read ``label`` (a standard
     card's code): both corners agree on another code, each at >= ``CROSS_CHECK_P``, or the corners together name
     another suit at that share (``Recogniser.contradicted``; enrollment measures it on the deck's own cards,
     ``vision.deck.index_test``). Neither ground counts where the other rank it names is among ``ranks``, or the other
     suit among ``suits``: those the network gave the deck's cards of another at enrollment
-    (``VETO_NEEDS_TRUSTED_NAMES``). ``both_corners``: the joint suit counts only where each corner that shows an
-    index names that suit itself (``SUIT_VETO_BOTH_CORNERS``)."""
+    (``VETO_NEEDS_TRUSTED_NAMES``)."""
     if _code_vetoes(label, ir, ranks) and not (ir.suit != label[1] and ir.suit in suits):
         return True
-    if both_corners and any(c.suit != ir.suit for c in ir.corners if c.is_index):
-        return False
     # (the suit's share of two corners, neither sure alone, is needed: a veto that asked one corner to be sure
     # (session 13) gave back right reads of designs whose suit signs the network knows poorly, but let a blurred
     # neoclassical 2C through as the 2S, matched again from another outline at margin 0.76, scene 500045)
@@ -1497,9 +1493,6 @@ RANKED_RANK_UNREAD = True
 # (scene 502111 of the enrolled sweep at 502100). (Asked of every match past the bar too, in ``contradicted``, it cost
 # lattmann 3 of its 659 right reads at 501950: blurred threes whose corners read a 2, one surely)
 RANK_READ_OTHERWISE_VETOES = True
-# the joint suit of two corners vetoes an enrolled match only where each corner names that suit itself
-# (``index_vetoes``' ``both_corners``)
-SUIT_VETO_BOTH_CORNERS = True
 # a veto by a suit of the other colour does not stand against the ink of both index corners (``_ink_keeps_colour``)
 INK_KEEPS_COLOUR = True
 

@@ -1,7 +1,6 @@
 """What the corner network's veto of an enrolled match stands on (``recognise.index_vetoes``,
 ``Recogniser.contradicted``): the network sees no colour, so a suit of the other colour that the card's own ink denies
-does not veto (``INK_KEEPS_COLOUR``), and the joint suit of two corners vetoes only where each corner names it
-(``SUIT_VETO_BOTH_CORNERS``)."""
+does not veto (``INK_KEEPS_COLOUR``)."""
 
 import numpy as np
 
@@ -56,16 +55,3 @@ def test_ink_of_another_colour_or_another_rank_keeps_the_veto(decks_dir):
     assert not recognise._ink_keeps_colour("3D", ten, card)
     heart = index_net.IndexRead("3", "H", 0.95, 0.95, True, [_corner("3", "H", 0.95, 0.95)] * 2, 0.99)
     assert not recognise._ink_keeps_colour("3D", heart, card)  # (a suit of the same colour: the ink cannot tell)
-
-
-def test_the_joint_suit_vetoes_only_where_each_corner_names_it():
-    """Two corners that name different suits, neither surely, multiply into a joint suit past the veto's bar (the
-    held-out paris' 3S, its corners a spade at 0.54 and a club at 0.94): no veto where both corners are asked to
-    name it; a veto where both do."""
-    split = index_net.IndexRead("3", "C", 0.65, 0.54, False,
-                                [_corner("3", "S", 0.65, 0.54), _corner("3", "C", 0.45, 0.94)], 0.94)
-    assert recognise.index_vetoes("3S", split)
-    assert not recognise.index_vetoes("3S", split, both_corners=True)
-    both = index_net.IndexRead("3", "C", 0.8, 0.7, True, [_corner("3", "C", 0.8, 0.7), _corner("3", "C", 0.8, 0.75)],
-                               0.94)
-    assert recognise.index_vetoes("3S", both, both_corners=True)
