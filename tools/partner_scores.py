@@ -14,6 +14,10 @@ It prints the partner scores of those matches that name the card (right) and of 
 
     python -m tools.partner_scores --rescue --themes tune --first 503000 --scenes 40
 
+With ``--overrules`` it counts the matches past the bar (or rescued), on the same cards and outlines, whose veto by
+the network's joint suit gives way to the partner test (``vision.recognise.PARTNER_OVERRULES_SUIT``), right and
+wrong.
+
 A development aid (the sweep's scenes, ``tools.wrong_sweep``); the product never imports it.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
 
 import cv2
 import numpy as np
@@ -63,16 +68,16 @@ def deck_scores(deck_dir: str, seeds: list[int]) -> dict:
     return {"deck": os.path.basename(os.path.normpath(deck_dir)), "right": right, "wrong": wrong}
 
 
-def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[dict]:
-    """The matches ``--rescue`` measures (module docstring) in the scenes ``seeds`` of the design in ``deck_dir``:
-    one dict each, with the card's code (``truth``), the match's ``label``, ``score``, its discriminant against the
-    partner (``mate_margin``), the partner test's ``partner`` score and whether the network vetoes the match."""
+def _matches(deck_dir: str, seeds: list[int], moves: int = 2) -> Iterator[tuple[rc.Recogniser, int, str, np.ndarray,
+                                                                                 np.ndarray, str, float, float,
+                                                                                 dict[str, float]]]:
+    """Every face-up card at least half seen of the scenes ``seeds`` of the design in ``deck_dir``, cut at its outline
+    and at ``moves`` outlines moved by about 2 % of its width, with the templates' match of each cut: (recogniser,
+    seed, the card's code, cut, the network's cut, label, score, margin, discriminant against each rival)."""
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir))
-    th = rec.threshold
     rng = np.random.default_rng(seeds[0] if seeds else 0)
-    out: list[dict] = []
     for seed in seeds:
         scene = synth.random_scene(images, seed, n_cards=SCENE_CARDS)
         for c in scene.cards:
@@ -84,19 +89,63 @@ def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[d
                 q = q0 if j == 0 else q0 + rng.normal(0.0, 0.02 * side, q0.shape).astype(np.float32)
                 cut, big = rec._cut(scene.image, q)
                 by_rival: dict[str, float] = {}
-                label, score, _ = rc.match(rec.templates, cut, rec.use_face, rec.same, by_rival=by_rival)
-                if score < th.score or not rc._standard_card(label):
-                    continue
-                mate = label[0] + rc._PARTNER_SUIT[label[1]]
-                if by_rival.get(mate, 1.0) >= th.margin or any(
-                        d < th.margin for k, d in by_rival.items() if k != mate):
-                    continue
-                s = rec.partner_score(label, cut)
-                if s is not None:
-                    out.append({"seed": seed, "truth": c.code, "label": label, "score": round(score, 3),
-                                "mate_margin": round(by_rival[mate], 3), "partner": round(s, 3),
-                                "vetoed": rec.contradicted(label, cut if big is None else big)})
+                label, score, margin = rc.match(rec.templates, cut, rec.use_face, rec.same, by_rival=by_rival)
+                if rc._standard_card(label):
+                    yield rec, seed, c.code, cut, cut if big is None else big, label, score, margin, by_rival
+
+
+def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[dict]:
+    """The matches ``--rescue`` measures (module docstring) in the scenes ``seeds`` of the design in ``deck_dir``:
+    one dict each, with the card's code (``truth``), the match's ``label``, ``score``, its discriminant against the
+    partner (``mate_margin``), the partner test's ``partner`` score and whether the network vetoes the match."""
+    out: list[dict] = []
+    for rec, seed, code, cut, big, label, score, _, by_rival in _matches(deck_dir, seeds, moves):
+        th = rec.threshold
+        mate = label[0] + rc._PARTNER_SUIT[label[1]]
+        if score < th.score or by_rival.get(mate, 1.0) >= th.margin or any(
+                d < th.margin for k, d in by_rival.items() if k != mate):
+            continue
+        s = rec.partner_score(label, cut)
+        if s is not None:
+            out.append({"seed": seed, "truth": code, "label": label, "score": round(score, 3),
+                        "mate_margin": round(by_rival[mate], 3), "partner": round(s, 3),
+                        "vetoed": rec.contradicted(label, big)})
     return out
+
+
+def overruled_vetoes(deck_dir: str, seeds: list[int], moves: int = 2) -> list[dict]:
+    """``--overrules``: the matches of ``_matches`` past the bar (or rescued) whose veto by the network gives way to
+    the partner test (``recognise.PARTNER_OVERRULES_SUIT``): one dict each (``truth``, ``label``, ``partner``)."""
+    out: list[dict] = []
+    was = rc.PARTNER_OVERRULES_SUIT
+    try:
+        for rec, seed, code, cut, big, label, score, margin, by_rival in _matches(deck_dir, seeds, moves):
+            if not (rec.threshold.accept(score, margin) or rec._partner_rescues(label, score, by_rival, cut)):
+                continue
+            rc.PARTNER_OVERRULES_SUIT = False
+            before = rec.contradicted(label, big)
+            rc.PARTNER_OVERRULES_SUIT = True
+            if before and not rec.contradicted(label, big):
+                out.append({"seed": seed, "truth": code, "label": label,
+                            "partner": round(float(rec._partner_score_once(label, big) or 0.0), 3)})
+    finally:
+        rc.PARTNER_OVERRULES_SUIT = was
+    return out
+
+
+def _print_overrules(decks: list[str], seeds: list[int]) -> None:
+    """``--overrules``' report: per deck and in all, the vetoes lifted of right and of wrong matches."""
+    right = wrong = 0
+    for d in decks:
+        rows = overruled_vetoes(d, seeds)
+        r = sum(x["truth"] == x["label"] for x in rows)
+        right, wrong = right + r, wrong + len(rows) - r
+        print(f"{os.path.basename(os.path.normpath(d)):24s} vetoes lifted: of right matches {r}, of wrong "
+              f"{len(rows) - r}", flush=True)
+        for x in rows:
+            print(f"    scene {x['seed']}: {x['truth']} matched as {x['label']}, partner score {x['partner']:.3f}",
+                  flush=True)
+    print(f"total: vetoes lifted of right matches {right}, of wrong matches {wrong}")
 
 
 def _print_rescue(decks: list[str], seeds: list[int]) -> None:
@@ -128,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", type=int, default=30)
     p.add_argument("--seeds", type=int, nargs="*", help="these scenes instead of --first / --scenes")
     p.add_argument("--rescue", action="store_true", help="the matches the partner rescue would name (see above)")
+    p.add_argument("--overrules", action="store_true", help="the vetoes the partner test lifts (see above)")
     a = p.parse_args(argv)
     decks = chosen_decks(a.decks, a.themes)
     if decks is None:
@@ -135,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     seeds = a.seeds or list(range(a.first, a.first + a.scenes))
     if a.rescue:
         _print_rescue(decks, seeds)
+        return 0
+    if a.overrules:
+        _print_overrules(decks, seeds)
         return 0
     total, below = 0, 0
     for d in decks:

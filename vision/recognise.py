@@ -814,7 +814,21 @@ class Recogniser:
         ranks, suits = self.templates.index_misnames, self.templates.index_suit_misnames or ""
         if not index_vetoes(label, ir, ranks, suits):
             return False
-        return not (INK_KEEPS_COLOUR and _ink_keeps_colour(label, ir, card, ranks))
+        if INK_KEEPS_COLOUR and _ink_keeps_colour(label, ir, card, ranks):
+            return False
+        return not self._partner_keeps_suit(label, ir, card, ranks)
+
+    def _partner_keeps_suit(self, label: str, ir: index_net.IndexRead, card: np.ndarray, ranks: str = "") -> bool:
+        """Whether a veto that rests only on the corners' joint suit, naming the partner's suit (the other suit of
+        ``label``'s colour), gives way to the partner test (``PARTNER_OVERRULES_SUIT``): the deck's own two templates,
+        compared where they differ, give ``label`` ``PARTNER_RESCUE_MIN`` or more. Not where both corners agree
+        surely on another code (``_code_vetoes``)."""
+        if not (PARTNER_OVERRULES_SUIT and PARTNER_CHECK) or ir.suit != _PARTNER_SUIT[label[1]]:
+            return False
+        if _code_vetoes(label, ir, ranks):
+            return False
+        s = self._partner_score_once(label, card)
+        return s is not None and s >= PARTNER_RESCUE_MIN
 
     def _read_found(self, frame: np.ndarray, q: Quad, first: _FirstCut | None, any_surface: bool
                     ) -> tuple[str, float, float, bool, Quad]:
@@ -1468,6 +1482,10 @@ PARTNER_MIN = -0.1
 # the partner alone, at the cards' outlines and outlines moved by 2 %, scenes 503000-503039
 PARTNER_RESCUE = True
 PARTNER_RESCUE_MIN = 0.3
+# ... and the network's veto by the partner's suit, resting only on its corners' joint suit, gives way where the test
+# gives the match that same bar or more (``Recogniser._partner_keeps_suit``): for a suit of the same colour the test
+# is the deck's own cue, the network's joint suit a generic one
+PARTNER_OVERRULES_SUIT = True
 _PARTNER_SUIT = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 

@@ -119,6 +119,20 @@ def test_the_scores_tool_gives_a_wrong_reads_score_and_counts_the_right_ones_bel
     assert "at or below the bar 0" in out
 
 
+def test_the_tool_measures_the_rescue(decks_dir, capsys):
+    """``tools.partner_scores --rescue`` (how ``PARTNER_RESCUE_MIN`` was chosen): neoclassical's 3C of scene 503015,
+    matched as the 3S short of the margin against the 3C alone at its outline and at two outlines moved, scores well
+    under the bar each time, and the report says none of its wrong candidates reaches it."""
+    from tools import partner_scores
+
+    assert partner_scores.main(["--rescue", str(decks_dir / "neoclassical"), "--seeds", "503015"]) == 0
+    out = capsys.readouterr().out
+    lines = [x for x in out.splitlines() if "scene 503015: 3C matched as 3S" in x]
+    assert len(lines) == 3
+    assert all(float(x.split("partner score ")[1].split(",")[0]) < 0 for x in lines)
+    assert "wrong 3, highest partner score -0.441, at or above the bar 0" in out
+
+
 def _cut_match(rec: recognise.Recogniser, folder, seed: int, code: str):
     """The card ``code`` of the bench's scene ``seed`` cut at its own outline, and the templates' match of it:
     (cut, label, score, margin against each rival)."""

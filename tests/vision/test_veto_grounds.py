@@ -55,3 +55,26 @@ def test_ink_of_another_colour_or_another_rank_keeps_the_veto(decks_dir):
     assert not recognise._ink_keeps_colour("3D", ten, card)
     heart = index_net.IndexRead("3", "H", 0.95, 0.95, True, [_corner("3", "H", 0.95, 0.95)] * 2, 0.99)
     assert not recognise._ink_keeps_colour("3D", heart, card)  # (a suit of the same colour: the ink cannot tell)
+
+
+def test_the_partner_test_keeps_a_suit_the_corners_join_to_name_its_partner(decks_dir, monkeypatch):
+    """The held-out paris, scene 500001: a KS matched at 0.93, margin 0.75, whose corners read the club at 0.78 and
+    0.67 - together 0.99, a veto. The partner test, the deck's own cue for a suit of the same colour, gives the spade
+    0.72: read the KS (``PARTNER_OVERRULES_SUIT``); without it, unsure."""
+    folder = decks_dir / "paris"
+    deck = decklib.enroll_dir(str(folder))
+    assert _named(deck, folder, 500001, "KS") == ["KS"]
+    monkeypatch.setattr(recognise, "PARTNER_OVERRULES_SUIT", False)
+    assert _named(deck, folder, 500001, "KS") == [None]
+
+
+def test_corners_sure_of_the_partner_keep_their_veto(decks_dir):
+    """A veto by both corners agreeing surely on the partner's code stands whatever the partner test says: the rule
+    above is for the joint suit alone."""
+    rec = recognise.Recogniser(decklib.enroll_dir(str(decks_dir / "paris")))
+    sure = index_net.IndexRead("K", "C", 0.97, 0.95, True, [_corner("K", "C", 0.97, 0.95)] * 2, 0.999)
+    joint = index_net.IndexRead("K", "C", 0.98, 0.67, True, [_corner("K", "C", 0.98, 0.78),
+                                                            _corner("K", "C", 0.99, 0.67)], 0.99)
+    card = synth.load_deck(str(decks_dir / "paris"))["KS"]
+    assert rec._partner_keeps_suit("KS", joint, card)
+    assert not rec._partner_keeps_suit("KS", sure, card)
