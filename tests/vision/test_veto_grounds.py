@@ -78,3 +78,14 @@ def test_corners_sure_of_the_partner_keep_their_veto(decks_dir):
     card = synth.load_deck(str(decks_dir / "paris"))["KS"]
     assert rec._partner_keeps_suit("KS", joint, card)
     assert not rec._partner_keeps_suit("KS", sure, card)
+
+
+def test_the_tool_counts_the_vetoes_the_partner_test_lifts(decks_dir, capsys):
+    """``tools.partner_scores --overrules`` (how the rule above was measured): in paris' scene 500001 the KS's veto
+    is lifted, and no wrong match's."""
+    from tools import partner_scores
+
+    assert partner_scores.main(["--overrules", str(decks_dir / "paris"), "--seeds", "500001"]) == 0
+    out = capsys.readouterr().out
+    assert "scene 500001: KS matched as KS" in out
+    assert out.rstrip().endswith("of wrong matches 0")
