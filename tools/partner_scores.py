@@ -35,6 +35,7 @@ from tools import synth
 from tools.vision_bench import SCENE_CARDS, truth_of
 from tools.wrong_sweep import chosen_decks
 from vision import deck as decklib
+from vision import partner
 from vision import recognise as rc
 
 
@@ -101,8 +102,8 @@ def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[d
     out: list[dict] = []
     for rec, seed, code, cut, big, label, score, _, by_rival in _matches(deck_dir, seeds, moves):
         th = rec.threshold
-        mate = label[0] + rc._PARTNER_SUIT[label[1]]
-        if score < th.score or by_rival.get(mate, 1.0) >= th.margin or any(
+        mate = partner.partner_of(label)
+        if mate is None or score < th.score or by_rival.get(mate, 1.0) >= th.margin or any(
                 d < th.margin for k, d in by_rival.items() if k != mate):
             continue
         s = rec.partner_score(label, cut)

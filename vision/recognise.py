@@ -358,8 +358,9 @@ class Recogniser:
             self.templates = deck.templates
             self.mode = "enrolled"
         self.threshold = th[self.mode]
-        # the partner test's verdicts by (label, card as cut): a card read first from its own outline is not tested
-        # again at the last word on it (``_identify``); a pure function's cache, so shared use is harmless
+        # the partner test's scores by (label, card as cut): a card read first from its own outline is not tested
+        # again at the last word on it (``_identify``), nor by the rescue and the veto that ask of the same cut; a
+        # pure function's cache, so shared use is harmless
         self._partner_memo: dict[tuple[str, tuple[int, ...], int], float | None] = {}
         self.pip_thresholds = {s: th[f"generic_pips_{s}"] for s in "SHDC"}
         self.use_face = self.mode == "enrolled"
@@ -479,8 +480,8 @@ class Recogniser:
         it ``PARTNER_RESCUE_MIN`` or more."""
         if not (PARTNER_RESCUE and PARTNER_CHECK and _standard_card(label) and score >= self.threshold.score):
             return False
-        mate = label[0] + _PARTNER_SUIT[label[1]]
-        if not 0.0 <= by_rival.get(mate, 1.0) < self.threshold.margin:
+        mate = partner.partner_of(label)
+        if mate is None or not 0.0 <= by_rival.get(mate, 1.0) < self.threshold.margin:
             return False
         if any(d < self.threshold.margin for k, d in by_rival.items() if k != mate):
             return False
@@ -533,7 +534,8 @@ class Recogniser:
                 # of its own that is the cut just read)
                 as_cut = ir if as_generic is None else index_net.read_corners(card if big is None else big)
                 if (not index_vetoes(label, as_cut) and not _pips_deny(g_card, label)
-                        and not self._rank_read_otherwise(label, as_cut)):
+                        and not self._rank_read_otherwise(
+                            label, as_cut, 0.0 if RANKED_RANK_DISAGREED else CROSS_CHECK_P)):
                     return label, score, margin, True, None
             # two readers that fail in different ways agree: the templates' best match and both corners' learned
             # reading name the same card, each short of its own bar (``AGREE_*``; not where the network, reading
@@ -583,15 +585,16 @@ class Recogniser:
             (same if _standard_card(k) and k[1] == label[1] else other).append(d)
         return score >= SUIT_LEFT_SCORE and min(same) >= self.threshold.margin and min(other) >= SUIT_LEFT_MARGIN
 
-    def _rank_read_otherwise(self, label: str, ir: index_net.IndexRead) -> bool:
+    def _rank_read_otherwise(self, label: str, ir: index_net.IndexRead, sure: float = CROSS_CHECK_P) -> bool:
         """Whether both corners of the network's reading ``ir`` name one other rank than ``label``'s, one of them at
-        ``CROSS_CHECK_P`` or more, where the network gave that rank to none of the deck's cards of ``label``'s rank at
+        ``sure`` or more, where the network gave that rank to none of the deck's cards of ``label``'s rank at
         enrollment (``Templates.index_rank_pairs``; without them, ``index_misnames``): the templates' rank, short of
-        their bar, is then not left standing (``RANKED_RANK_UNREAD``)."""
+        their bar, is then not left standing (``RANKED_RANK_UNREAD``; ``sure`` 0 where the templates' rank alone
+        would name the card, ``RANKED_RANK_DISAGREED``)."""
         if not RANKED_RANK_UNREAD or len(ir.corners) < 2 or not all(c.is_index for c in ir.corners):
             return False
         ranks = {c.rank for c in ir.corners}
-        if len(ranks) != 1 or label[0] in ranks or max(c.p_rank for c in ir.corners) < CROSS_CHECK_P:
+        if len(ranks) != 1 or label[0] in ranks or max(c.p_rank for c in ir.corners) < sure:
             return False
         pairs = self.templates.index_rank_pairs
         excused = self.templates.index_misnames if pairs is None else pairs.get(label[0], "")
@@ -823,7 +826,8 @@ class Recogniser:
         ``label``'s colour), gives way to the partner test (``PARTNER_OVERRULES_SUIT``): the deck's own two templates,
         compared where they differ, give ``label`` ``PARTNER_RESCUE_MIN`` or more. Not where both corners agree
         surely on another code (``_code_vetoes``)."""
-        if not (PARTNER_OVERRULES_SUIT and PARTNER_CHECK) or ir.suit != _PARTNER_SUIT[label[1]]:
+        mate = partner.partner_of(label)
+        if not (PARTNER_OVERRULES_SUIT and PARTNER_CHECK) or mate is None or ir.suit != mate[1]:
             return False
         if _code_vetoes(label, ir, ranks):
             return False
@@ -1486,7 +1490,6 @@ PARTNER_RESCUE_MIN = 0.3
 # gives the match that same bar or more (``Recogniser._partner_keeps_suit``): for a suit of the same colour the test
 # is the deck's own cue, the network's joint suit a generic one
 PARTNER_OVERRULES_SUIT = True
-_PARTNER_SUIT = {"S": "C", "C": "S", "H": "D", "D": "H"}
 
 
 # a veto of an enrolled match stands only on what the network reads rightly on the deck's own cards: not where the
@@ -1502,6 +1505,12 @@ VETO_NEEDS_TRUSTED_NAMES = True
 # blurred 9D matched as the 8D at 0.78 (margin 0.44), its corners reading the 9 at 0.59 and 0.98, had been named the
 # 8D (scene 500389); at enrollment the network had read none of its eights as a nine (its sixes, 4 of 104 corners)
 RANKED_RANK_UNREAD = True
+# ... and where the templates short of their bar name the rank and the network only the suit (``_rank_by_templates``),
+# both corners naming one other rank, however unsure, leave the card unsure: two cues that disagree on the rank. The
+# boxes deck enrolled from its photos named two 7Ds of the poker table's deck (another deck, big pips) the TD, matched
+# at 0.74 (margins 0.43 and 0.54) while both corners read the 7 at 0.63-0.84 (``tools/photo_bench.py --deck boxes``,
+# train_06 and train_27, found in session 56; with every earlier session's code as well)
+RANKED_RANK_DISAGREED = True
 # ... nor does a match named only from another outline (``_reread_enrolled``), its first outline's match short of the
 # bar, stand where the first outline's corners so read (``Recogniser._first_rank_otherwise``). The veto's own test
 # (``contradicted``) asks both corners at ``CROSS_CHECK_P`` and sets aside every rank the network misnamed on the deck
