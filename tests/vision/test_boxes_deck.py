@@ -106,3 +106,19 @@ def test_a_card_enrollments_own_search_misses_is_taken_where_the_generic_reader_
     monkeypatch.setattr(decklib, "NAMED_IN_PHOTO", False)
     with pytest.raises(decklib.EnrollError, match="no card found in .*JS.jpg"):
         decklib.enroll_dir(folder, photos=True)
+
+
+def test_another_decks_seven_is_not_named_a_ten_by_the_templates_rank_alone(boxes_deck, poker_photo, monkeypatch):
+    """The boxes deck enrolled, a photo of the poker table's deck (another deck, its pips big): its 7D, in train_06
+    and train_27, matched the boxes TD at 0.74 (margins 0.43 and 0.54), under the bar; the templates named the rank
+    and the network the diamond (``_rank_by_templates``), while both corners read the 7 (0.63-0.84). Each code named
+    now is one of the photo's cards (``RANKED_RANK_DISAGREED``; train_27 has a TD of its own); without the rule,
+    train_06 has a TD, which it has not."""
+    rec = recognise.Recogniser(boxes_deck)
+    photos = {name: poker_photo(name, 1920) for name in ("train_06.jpg", "train_27.jpg")}
+    for name, (img, truth) in photos.items():
+        codes = [r.code for r in rec.identify(img)]
+        assert all(c is None or c in truth for c in codes), (name, codes)
+    monkeypatch.setattr(recognise, "RANKED_RANK_DISAGREED", False)
+    rec = recognise.Recogniser(boxes_deck)
+    assert "TD" in [r.code for r in rec.identify(photos["train_06.jpg"][0])]
