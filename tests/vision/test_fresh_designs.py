@@ -36,10 +36,14 @@ def test_a_sure_match_the_network_vetoes_is_left_unsure(kde_enrolled, monkeypatc
     """KDE's standard deck, scene 500023: the ace of spades (a large ornate spade in the middle) matched as the AS at
     0.92, margin 0.70, and its small corner spades read by the network as clubs, sure enough to veto that match. The
     enrolled mode then took the network's side and named the AC. Two readers each sure of a different card cannot
-    both be right: unsure (``VETO_LEAVES_UNSURE``)."""
+    both be right: unsure (``VETO_LEAVES_UNSURE``). Since session 56 a third reader settles it: the partner test, the
+    deck's own cue for a spade against a club, gives the spade its bar, and a veto resting on the corners' joint suit
+    gives way to it (``PARTNER_OVERRULES_SUIT``): read the AS. Without that, unsure."""
     from vision import index_net
 
     folder, deck = kde_enrolled("standard")
+    assert _read_as(folder, 500023, "AS", deck) == "AS"
+    monkeypatch.setattr(recognise, "PARTNER_OVERRULES_SUIT", False)
     assert _read_as(folder, 500023, "AS", deck) is None
     # (the network's reading that named it: two corners each 0.85-0.89 on the club, joint within the black pair; the
     # generic fallback's blur rules, ``index_net.BLURRED_WIDTH``, set aside, as they refuse that reading too)
@@ -195,6 +199,8 @@ def test_a_match_from_another_outline_stands_against_both_corners_reading_anothe
 
     assert wrong() == []
     monkeypatch.setattr(recognise, "RANK_READ_OTHERWISE_VETOES", False)
+    # (session 56's rule holds this scene too: the templates' rank alone gives way to both corners reading another)
+    monkeypatch.setattr(recognise, "RANKED_RANK_DISAGREED", False)
     assert wrong() == ["8D"]
 
 
