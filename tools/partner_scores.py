@@ -35,7 +35,6 @@ from tools import synth
 from tools.vision_bench import SCENE_CARDS, truth_of
 from tools.wrong_sweep import chosen_decks
 from vision import deck as decklib
-from vision import partner
 from vision import recognise as rc
 
 
@@ -101,10 +100,8 @@ def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[d
     partner (``mate_margin``), the partner test's ``partner`` score and whether the network vetoes the match."""
     out: list[dict] = []
     for rec, seed, code, cut, big, label, score, _, by_rival in _matches(deck_dir, seeds, moves):
-        th = rec.threshold
-        mate = partner.partner_of(label)
-        if mate is None or score < th.score or by_rival.get(mate, 1.0) >= th.margin or any(
-                d < th.margin for k, d in by_rival.items() if k != mate):
+        mate = rec.short_against_partner_only(label, score, by_rival)
+        if mate is None:
             continue
         s = rec.partner_score(label, cut)
         if s is not None:

@@ -478,15 +478,25 @@ class Recogniser:
         its partner (the same rank in the other suit of its colour), is named by the partner test instead of that
         margin (``PARTNER_RESCUE``): the templates lean to ``label`` (a discriminant of 0 or more) and the test gives
         it ``PARTNER_RESCUE_MIN`` or more."""
-        if not (PARTNER_RESCUE and PARTNER_CHECK and _standard_card(label) and score >= self.threshold.score):
+        if not (PARTNER_RESCUE and PARTNER_CHECK):
             return False
-        mate = partner.partner_of(label)
-        if mate is None or not 0.0 <= by_rival.get(mate, 1.0) < self.threshold.margin:
-            return False
-        if any(d < self.threshold.margin for k, d in by_rival.items() if k != mate):
+        mate = self.short_against_partner_only(label, score, by_rival)
+        if mate is None or by_rival[mate] < 0.0:
             return False
         s = self._partner_score_once(label, card)
         return s is not None and s >= PARTNER_RESCUE_MIN
+
+    def short_against_partner_only(self, label: str, score: float, by_rival: dict[str, float]) -> str | None:
+        """The partner of the templates' best match ``label`` (``match``'s score and discriminants against each rival)
+        where the match clears the score bar and the margin against every rival but that partner, and falls short of
+        the margin against it; else None. The matches the partner rescue is asked of (``_partner_rescues``, which
+        also asks the templates to lean to ``label``) and ``tools.partner_scores --rescue`` measures."""
+        mate = partner.partner_of(label) if _standard_card(label) else None
+        if mate is None or score < self.threshold.score or by_rival.get(mate, 1.0) >= self.threshold.margin:
+            return None
+        if any(d < self.threshold.margin for k, d in by_rival.items() if k != mate):
+            return None
+        return mate
 
     def _club_notched(self, label: str, card: np.ndarray) -> bool:
         """Whether ``label`` is a spade number card and most of the card's pips show a club's third notch, on a deck
