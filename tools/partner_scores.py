@@ -27,6 +27,7 @@ import argparse
 import os
 import sys
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -68,12 +69,23 @@ def deck_scores(deck_dir: str, seeds: list[int]) -> dict:
     return {"deck": os.path.basename(os.path.normpath(deck_dir)), "right": right, "wrong": wrong}
 
 
-def _matches(deck_dir: str, seeds: list[int], moves: int = 2) -> Iterator[tuple[rc.Recogniser, int, str, np.ndarray,
-                                                                                 np.ndarray, str, float, float,
-                                                                                 dict[str, float]]]:
+class _Match(NamedTuple):
+    """One card's cut and the templates' match of it (``_matches``)."""
+
+    rec: rc.Recogniser
+    seed: int
+    truth: str  # the card's code
+    cut: np.ndarray
+    big: np.ndarray  # the cut the network reads (the cut itself where there is no larger one)
+    label: str
+    score: float
+    margin: float
+    by_rival: dict[str, float]  # the match's discriminant against each close rival
+
+
+def _matches(deck_dir: str, seeds: list[int], moves: int = 2) -> Iterator[_Match]:
     """Every face-up card at least half seen of the scenes ``seeds`` of the design in ``deck_dir``, cut at its outline
-    and at ``moves`` outlines moved by about 2 % of its width, with the templates' match of each cut: (recogniser,
-    seed, the card's code, cut, the network's cut, label, score, margin, discriminant against each rival)."""
+    and at ``moves`` outlines moved by about 2 % of its width, with the templates' match of each cut."""
     cv2.setNumThreads(1)
     images = synth.load_deck(deck_dir)
     rec = rc.Recogniser(decklib.enroll_dir(deck_dir))
@@ -91,7 +103,7 @@ def _matches(deck_dir: str, seeds: list[int], moves: int = 2) -> Iterator[tuple[
                 by_rival: dict[str, float] = {}
                 label, score, margin = rc.match(rec.templates, cut, rec.use_face, rec.same, by_rival=by_rival)
                 if rc._standard_card(label):
-                    yield rec, seed, c.code, cut, cut if big is None else big, label, score, margin, by_rival
+                    yield _Match(rec, seed, c.code, cut, cut if big is None else big, label, score, margin, by_rival)
 
 
 def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[dict]:
@@ -99,15 +111,15 @@ def rescue_candidates(deck_dir: str, seeds: list[int], moves: int = 2) -> list[d
     one dict each, with the card's code (``truth``), the match's ``label``, ``score``, its discriminant against the
     partner (``mate_margin``), the partner test's ``partner`` score and whether the network vetoes the match."""
     out: list[dict] = []
-    for rec, seed, code, cut, big, label, score, _, by_rival in _matches(deck_dir, seeds, moves):
-        mate = rec.short_against_partner_only(label, score, by_rival)
+    for m in _matches(deck_dir, seeds, moves):
+        mate = m.rec.short_against_partner_only(m.label, m.score, m.by_rival)
         if mate is None:
             continue
-        s = rec.partner_score(label, cut)
+        s = m.rec.partner_score(m.label, m.cut)
         if s is not None:
-            out.append({"seed": seed, "truth": code, "label": label, "score": round(score, 3),
-                        "mate_margin": round(by_rival[mate], 3), "partner": round(s, 3),
-                        "vetoed": rec.contradicted(label, big)})
+            out.append({"seed": m.seed, "truth": m.truth, "label": m.label, "score": round(m.score, 3),
+                        "mate_margin": round(m.by_rival[mate], 3), "partner": round(s, 3),
+                        "vetoed": m.rec.contradicted(m.label, m.big)})
     return out
 
 
@@ -117,15 +129,17 @@ def overruled_vetoes(deck_dir: str, seeds: list[int], moves: int = 2) -> list[di
     out: list[dict] = []
     was = rc.PARTNER_OVERRULES_SUIT
     try:
-        for rec, seed, code, cut, big, label, score, margin, by_rival in _matches(deck_dir, seeds, moves):
-            if not (rec.threshold.accept(score, margin) or rec._partner_rescues(label, score, by_rival, cut)):
+        for m in _matches(deck_dir, seeds, moves):
+            rec = m.rec
+            if not (rec.threshold.accept(m.score, m.margin)
+                    or rec._partner_rescues(m.label, m.score, m.by_rival, m.cut)):
                 continue
             rc.PARTNER_OVERRULES_SUIT = False
-            before = rec.contradicted(label, big)
+            before = rec.contradicted(m.label, m.big)
             rc.PARTNER_OVERRULES_SUIT = True
-            if before and not rec.contradicted(label, big):
-                out.append({"seed": seed, "truth": code, "label": label,
-                            "partner": round(float(rec._partner_score_once(label, big) or 0.0), 3)})
+            if before and not rec.contradicted(m.label, m.big):
+                out.append({"seed": m.seed, "truth": m.truth, "label": m.label,
+                            "partner": round(float(rec._partner_score_once(m.label, m.big) or 0.0), 3)})
     finally:
         rc.PARTNER_OVERRULES_SUIT = was
     return out

@@ -1361,19 +1361,17 @@ def _rank_vetoes(label: str, ir: index_net.IndexRead, ranks: str = "") -> bool:
     return _code_vetoes(label, ir, ranks) and ir.rank != label[0]
 
 
-_OTHER_COLOUR = {"S": "HD", "C": "HD", "H": "SC", "D": "SC"}
-
-
 def _ink_keeps_colour(label: str, ir: index_net.IndexRead, card: np.ndarray, ranks: str = "") -> bool:
     """Whether the network's veto of the enrolled read ``label`` rests only on a suit of the other colour that the
     card's own ink denies (``INK_KEEPS_COLOUR``): the network, which sees no colour, names a black suit for a card
     the templates (which see shape and colour) name red, or a red suit for one they name black, while the ink of both
     index corners is of ``label``'s colour (``index_net.ink_colour``: red, or black - a four-colour deck's blue or
-    green ink keeps the veto). Not where the corners agree surely on another rank (``_rank_vetoes``)."""
-    if ir.suit not in _OTHER_COLOUR[label[1]] or _rank_vetoes(label, ir, ranks):
+    green ink keeps the veto: ``index_net.colour_allows`` lets it be any suit). Not where the corners agree surely on
+    another rank (``_rank_vetoes``)."""
+    if ir.suit not in index_net.RED + index_net.BLACK or _rank_vetoes(label, ir, ranks):
         return False
-    want = "red" if label[1] in "HD" else "black"
-    return all(index_net.ink_colour(card, k) == want for k in (0, 1))
+    return all(index_net.colour_allows(ink, label[1]) and not index_net.colour_allows(ink, ir.suit)
+               for ink in (index_net.ink_colour(card, k) for k in (0, 1)))
 
 
 def _seen_card(frame: np.ndarray, q: Quad) -> bool:
