@@ -850,11 +850,13 @@ class Recogniser:
         (``q.alt``), the outline extended into a shadow, outlines a few per cent off, the card relit; the last
         reading (label, score, margin, named) and the outline it was read from."""
         label, score, margin, ok, n, big = self._read_outline(frame, q.pts, first, q.whole)
+        counted = _counted_ranks(n)
         nearer = None
         own: list[tuple[Quad, str, float, float, index_net.NetRead | None, np.ndarray | None]] = []
         for alt in q.alt if not ok else ():
             # another view's outline of the card: read whole, by the stricter bar of a second reading
             a = self._read_outline(frame, alt, whole=q.whole)
+            counted |= _counted_ranks(a[4])
             if self._sure_again(a[3], a[2], a[4]):
                 label, score, margin, ok, n, big = a
                 q = Quad(alt, q.whole, face=q.face)
@@ -879,6 +881,7 @@ class Recogniser:
                 ext, strips = shade
                 lifted, origin = shade_lifted(frame, ext, strips)
                 a = self._read_outline(lifted, ext - origin, whole=q.whole)
+                counted |= _counted_ranks(a[4])
                 if self._sure_again(a[3], a[2], a[4]):
                     label, score, margin, ok, n, big = a
                     q = Quad(ext, q.whole, face=q.face)
@@ -902,6 +905,8 @@ class Recogniser:
             again = self._read_relit(frame, q.pts, q.whole)
             if again is not None:
                 label, score, margin, ok = again
+        if ok and COUNT_ON_ANY_OUTLINE and _standard_card(label) and counted - {label[0]}:
+            ok = False  # (``COUNT_ON_ANY_OUTLINE``)
         return label, score, margin, ok, q
 
     def _named_as_generic(self, frame: np.ndarray, q: Quad, any_surface: bool
@@ -1239,6 +1244,14 @@ REREAD_MAJORITY = True
 # took the card's rereading away from its own outline, whose variants had named it: poker_table train_13's five of
 # hearts under the bench's webcam change (0.95 from its own outline; unsure from the alternative's)
 REREAD_OWN_OUTLINE = True
+# a card named by one reading is unsure where a clean pip layout of two or more pips, counted on any outline of it
+# that was read (``_read_found``: its own, the other views', the one extended into a shade), gives another rank:
+# every look at one card must agree. Aisleriot bellot's eight of hearts (a tuning design), a corner of it under
+# another card, showed a clean layout of eight on its own outline, refused there as its corners read a ten; on the
+# nearer of the other views' outlines no layout was found, and read again from it the corners named the TH at 0.953
+# by the 'partial' path (its eight alike pips fit a ten; scene 505005, ``python -m tools.wrong_sweep --themes tune
+# --first 505000``, seeds never swept before)
+COUNT_ON_ANY_OUTLINE = True
 
 # the enrolled mode's fallback to the generic reader (``Recogniser._read``) takes its reading only for a card among
 # the templates' nearest few: the two readers then agree that it is one of them (the generic reader's one known wrong
@@ -1285,6 +1298,22 @@ def _named_by_first_cut(n: index_net.NetRead, first: index_net.NetRead, cut: dic
 # two outlines naming the same card, one lying this much (its share of the smaller's area) on the other, are one card
 # read twice (``_named_once``)
 SAME_CARD_SHARE = 0.5
+# a card named on two outlines that are not one card (``SAME_CARD_SHARE``) is named on neither: a table plays one deck,
+# which holds each card once, so one of the two reads is wrong and nothing tells which. Aisleriot lattmann's queen of
+# diamonds (held out), its German "D" read as a king by both corners at 0.86 and named the KD at 0.963 from outlines a
+# few per cent off, lay beside the KD itself, named at 0.989 (scene 504879, ``python -m tools.wrong_sweep --themes
+# held --first 504800``). Two decks' cards of one code in one frame are both left unsure: never a card named that is
+# not there
+NAMED_TWICE_UNSURE = True
+
+
+def _counted_ranks(n: index_net.NetRead | None) -> set[str]:
+    """The rank that the clean pip layout of the generic reading ``n`` counts (two pips or more), as a set: empty
+    where no layout was found or the card was not read by the network (``COUNT_ON_ANY_OUTLINE``)."""
+    p = n.pips if n is not None else None
+    if isinstance(p, pips.Pips) and p.count >= 2:
+        return {pips.RANK_OF_COUNT[p.count]}
+    return set()
 
 
 def _named_once(reads: list[Read]) -> list[Read]:
@@ -1293,7 +1322,7 @@ def _named_once(reads: list[Read]) -> list[Read]:
     An outline round a jack of spades and a stretch of carpet beside it, taken for a card partly under the jack
     (boxes_train cam_image43 with a cool cast), was read JS by the jack's own corner: the jack named twice. (Two
     decks' cards of one code lying one on the other lose the lower one: unsure, never a card named that is not
-    there.)"""
+    there.) A code still named on two outlines apart is then named on neither (``NAMED_TWICE_UNSURE``)."""
     named = sorted((i for i, r in enumerate(reads) if r.code is not None),
                    key=lambda i: (-reads[i].whole, -reads[i].confidence))
     kept: list[int] = []
@@ -1304,7 +1333,12 @@ def _named_once(reads: list[Read]) -> list[Read]:
             drop.add(i)
         else:
             kept.append(i)
-    return [r for i, r in enumerate(reads) if i not in drop] if drop else reads
+    codes = [reads[i].code for i in kept]
+    twice = {c for c in codes if c is not None and _standard_card(c) and codes.count(c) > 1} if NAMED_TWICE_UNSURE \
+        else set()
+    if not drop and not twice:
+        return reads
+    return [replace(r, code=None) if r.code in twice else r for i, r in enumerate(reads) if i not in drop]
 
 
 def _standard_card(label: str) -> bool:
