@@ -101,6 +101,110 @@ def _edge_region_cards(frame: np.ndarray, gray: np.ndarray, min_side: float, kno
     return out
 
 
+# the surface view (``_surface_cards``): the table's own colour, taken as the median of a frame shrunk SURFACE_SHRINK
+# times over a window SURFACE_WINDOW_CARDS times a card's side (and a twelfth of the frame's longer side at least;
+# SURFACE_WINDOW of it where no card's size is known), and a card any region differing from it by SURFACE_DIFF or
+# more in a channel, less strokes under SURFACE_LINE px (a mat's lines, its writing)
+SURFACE_VIEW = True
+SURFACE_SHRINK = 8
+SURFACE_WINDOW = 1 / 6
+SURFACE_WINDOW_CARDS = 2.5
+SURFACE_DIFF = 45
+SURFACE_LINE = 9
+SURFACE_SIDE = 1280
+SURFACE_FILL = 0.75
+SURFACE_PART = 0.9  # (of a partly covered outline's area inside it: that outline a part of this card)
+SURFACE_SIZE = 1.6  # (of a card's area, the median of those found whole, when any)
+
+
+def _surface_cards(frame: np.ndarray, min_side: float, centre: tuple[float, float] | None, known: list[Quad],
+                   pale: np.ndarray, card_area: float | None = None
+                   ) -> tuple[list[tuple[float, Quad]], dict[int, list[np.ndarray]]]:
+    """Card outlines as regions that differ from the table round them, where no other view outlined anything
+    (``known``: every outline found; ``card_area``: a card's area, when known, else the median of the whole ones).
+
+    A court whose picture runs to a thin margin is no pale region (its colours are not pale) and its picture's edges
+    cut its face into pieces, so the other views find nothing there; lying alone on the mat, touching its lines, it
+    still differs from the felt all over (drawn paris' jacks, scenes 500010, 500030, 500039 of the bench). The
+    table's colour is the median over a window larger than a card; the mat's lines and writing, thinner than
+    ``SURFACE_LINE``, are opened away. A region must fill its outline (``SURFACE_FILL``), be of a card's size
+    (``SURFACE_SIZE``) and differ from the table along its rim (``RIM_CONTRAST``)."""
+    h, w = frame.shape[:2]
+    k = SURFACE_SHRINK
+    if min(h, w) < 8 * k:
+        return [], {}
+    whole = [cv2.contourArea(q.pts) for q in known if q.whole >= 0.9]
+    area = card_area if card_area is not None else float(np.median(whole)) if whole else None
+    # (the median is the table's where cards cover under half the window: a few cards' sides wide)
+    window = max(h, w) * SURFACE_WINDOW if area is None else max(max(h, w) / 12, SURFACE_WINDOW_CARDS * area**0.5)
+    # (looked at shrunk a whole number of times to SURFACE_SIDE or less, the quick way to shrink: a card is then still
+    # tens of pixels across, and the view costs a few ms)
+    f = 1.0 / -(-max(h, w) // SURFACE_SIDE)
+    view = frame if f == 1.0 else cv2.resize(frame, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
+    vh, vw = view.shape[:2]
+    small = cv2.resize(view, (vw // k, vh // k), interpolation=cv2.INTER_AREA)
+    table = cv2.medianBlur(small, 2 * max(1, int(window * f / k / 2)) + 1)
+    table = cv2.resize(table, (vw, vh), interpolation=cv2.INTER_LINEAR)
+    b, g, r = cv2.split(cv2.absdiff(view, table))
+    _, m = cv2.threshold(cv2.max(cv2.max(b, g), r), SURFACE_DIFF - 1, 255, cv2.THRESH_BINARY)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    line = max(3, int(SURFACE_LINE * f) | 1)
+    m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (line, line)))
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[tuple[float, Quad]] = []
+    alts: dict[int, list[np.ndarray]] = {}
+    for c in contours:
+        if len(c) < 4 * min_side * f:
+            continue
+        c = c if f == 1.0 else np.round(c / f).astype(np.int32)
+        q = quad_from_contour(c, min_side, centre)
+        # (a card's region fills its outline; touching cards' joint region, card-shaped or not, does not)
+        if q is None or cv2.contourArea(c) < SURFACE_FILL * cv2.contourArea(q.pts):
+            continue
+        if area is not None and not 1 / SURFACE_SIZE < cv2.contourArea(q.pts) / area < SURFACE_SIZE:
+            continue
+        met = _met_known(q.pts, known)
+        part = met[0] if len(met) == 1 and known[met[0]].whole < 0.9 else None
+        if met and (part is None or cv2.intersectConvexConvex(q.pts, known[part].pts)[0]
+                    < SURFACE_PART * cv2.contourArea(known[part].pts)):
+            continue
+        # (the region holds the card's shadow too: its outline is snapped to the face's edges before its rim is
+        # judged)
+        q = Quad(snap_to_edges(pale, q.pts), q.whole)
+        # (by its contrast with the table only: a thin margin inside a printed border line, paris' courts', is no
+        # plain band, ``RIM_PLAIN``)
+        plain, contrast = rim_contrast(frame, q.pts)
+        if contrast < RIM_CONTRAST:
+            continue
+        if part is not None:
+            # (a part of this card was outlined, as partly covered: this outline is read where that one reads
+            # nothing, as the other views' outlines are, ``Quad.alt``)
+            alts.setdefault(part, []).append(q.pts)
+        else:
+            out.append((q.whole + max(plain, 0.0) + size_bonus(q.pts), q))
+    return out, alts
+
+
+# a surface view's outline is a card no other view found only where it covers under this share of every outline they
+# found (``_surface_cards``): touching cards differ from the table together, and their joint region can be card-shaped
+SURFACE_APART = 0.2
+
+
+def _met_known(quad: np.ndarray, known: list[Quad]) -> list[int]:
+    """The ``known`` outlines (their indices) of which ``quad`` covers ``SURFACE_APART`` or more."""
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    met = []
+    for i, k in enumerate(known):
+        kx0, ky0 = k.pts.min(axis=0)
+        kx1, ky1 = k.pts.max(axis=0)
+        if kx1 < x0 or x1 < kx0 or ky1 < y0 or y1 < ky0:
+            continue
+        if cv2.intersectConvexConvex(quad, k.pts)[0] >= SURFACE_APART * cv2.contourArea(k.pts):
+            met.append(i)
+    return met
+
+
 def _known(c: np.ndarray, area: float, known_boxes: list[tuple[np.ndarray, float]],
            hull: np.ndarray | None = None) -> bool:
     """Whether a region lies where an outline already found lies (about the same centre and area); ``hull``: the
@@ -252,6 +356,10 @@ def find_cards(frame: np.ndarray, min_side: float = 30.0, card_area: float | Non
             out = cards_from_corners(out, unions, paleness, min_side, centre, shapes)
     if maps is not None:
         out = add_net_cards(out, frame, paleness, min_side, centre, maps)
+    if any_surface and SURFACE_VIEW:
+        more, alts = _surface_cards(frame, min_side, centre, [q for _, q in out], paleness, card_area)
+        out = [(k, replace(q, alt=q.alt + tuple(alts[i])) if i in alts else q) for i, (k, q) in enumerate(out)]
+        out += more
     return [q for _, q in out]
 
 

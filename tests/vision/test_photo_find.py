@@ -272,17 +272,20 @@ def test_a_card_alone_on_a_carpet_or_a_striped_rug_is_found_whole(name):
 
 
 
-def test_a_card_on_a_dim_grey_pad_is_found():
-    """boxes/train IMG_2455: a jack on the grey pad of a drum kit, in dim light. No view drawn by hand outlines it;
-    the finder network does (session 5's threshold view did, before the network replaced it)."""
+def test_a_card_on_a_dim_grey_pad_is_found(monkeypatch):
+    """boxes/train IMG_2455: a jack on the grey pad of a drum kit, in dim light. The finder network outlines it
+    (session 5's threshold view did, before the network replaced it), and since session 57 so does the view of what
+    differs from the table (``finder._surface_cards``); no other view drawn by hand."""
     from vision import finder
 
     img = _photo("boxes", "train", "IMG_2455.JPG")
     centre = (img.shape[1] / 2, img.shape[0] / 2)
     box = (33, 113, 213, 285)  # the labelled box (train_labels.csv)
-    assert _best_iou([q for q in finder.find_cards(img, centre=centre, learned=False) if q.whole > 0.9], box) < 0.5
     quads = [q for q in finder.find_cards(img, centre=centre) if q.whole > 0.9]
     assert _best_iou(quads, box) > 0.7
+    assert _best_iou([q for q in finder.find_cards(img, centre=centre, learned=False) if q.whole > 0.9], box) > 0.7
+    monkeypatch.setattr(finder, "SURFACE_VIEW", False)
+    assert _best_iou([q for q in finder.find_cards(img, centre=centre, learned=False) if q.whole > 0.9], box) < 0.5
 
 
 def _webcam_frame(name: str, size: tuple[int, int], height: float, angle: float, table: float, gain: float,

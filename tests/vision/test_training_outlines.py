@@ -84,14 +84,16 @@ def test_refreshed_outlines_are_what_the_finder_and_enrollment_find_now(tmp_path
     root = tmp_path / "photos"
     (root / "boxes" / "train").mkdir(parents=True)
     (root / "desk" / "template").mkdir(parents=True)
-    box = "IMG_2565.JPG"  # (two cards found whole: the summary counts outlines, not photos)
+    # (three cards found whole - the king of hearts on concrete by the surface view since session 57: the summary
+    # counts outlines, not photos)
+    box = "IMG_2565.JPG"
     for name in (box, box.replace(".JPG", ".xml")):
         shutil.copy(BOXES / name, root / "boxes" / "train" / name)
     desk = "hearts_5.jpg"
     shutil.copy(DESK / desk, root / "desk" / "template" / desk)
     path = tmp_path / "outlines.json"
     summary = to.refresh(str(root), str(path))
-    assert summary == {"boxes_photos": 1, "boxes_outlines": 2, "desk_photos": 1, "desk_cards": 1}
+    assert summary == {"boxes_photos": 1, "boxes_outlines": 3, "desk_photos": 1, "desk_cards": 1}
     outlines = to.load(to.INDEX, str(path))
     assert outlines.data == to.load(to.FINDER, str(path)).data  # (both networks' sections alike)
     img = cv2.imread(str(BOXES / box))
@@ -100,5 +102,5 @@ def test_refreshed_outlines_are_what_the_finder_and_enrollment_find_now(tmp_path
     assert np.array_equal(outlines.card(desk), decklib.card_outline_in_photo(photo, desk))
     # and the training reads it: the finder's targets from the same outlines, scaled to the photo as it loads
     targets = train_finder._photo_targets(str(root), outlines)
-    # (four cards labelled there: the two found whole are targets, the loss skips the other two's boxes)
-    assert len(targets) == 2 and len(targets[0]["quads"]) == 2 and len(targets[0]["ignore"]) == 2
+    # (four cards labelled there: the three found whole are targets, the loss skips the other one's box)
+    assert len(targets) == 2 and len(targets[0]["quads"]) == 3 and len(targets[0]["ignore"]) == 1
