@@ -1,6 +1,7 @@
 """Every look at one card must agree, and a deck holds each card once: a pip count on any outline of a card that
-denies the rank named leaves it unsure (``recognise.COUNT_ON_ANY_OUTLINE``), and a code named on two cards of one
-frame is named on neither (``recognise.NAMED_TWICE_UNSURE``)."""
+denies the rank named leaves it unsure (``recognise.COUNT_ON_ANY_OUTLINE``), a code named on two cards of one frame
+is named on neither (``recognise.NAMED_TWICE_UNSURE``), and two outlines of one card (one inside the other) naming
+different cards name neither (``recognise.READ_TWO_WAYS_UNSURE``)."""
 
 import numpy as np
 
@@ -80,3 +81,36 @@ def test_a_card_on_a_monitor_beside_the_real_one(desk_photo, monkeypatch):
     assert any(r.code == "QH" for r in reads)
     monkeypatch.setattr(recognise, "NAMED_TWICE_UNSURE", False)
     assert [r.code for r in recognise.generic_recogniser().identify(img)].count("7S") == 2
+
+
+def test_a_card_read_two_ways_is_named_neither_way(monkeypatch):
+    """An outline lying inside another (``INSIDE_SHARE``) is a part of the same card: naming another card, both are
+    left unsure, their guesses kept. Outlines overlapping less (two cards of a trick) and the same code are
+    untouched."""
+    whole = _read("8S", 0)
+    part = Read("6S", "6S", 0.73, 0.73, np.array([[5, 30], [60, 30], [60, 90], [5, 90]], np.float32))
+    assert [(r.code, r.label) for r in recognise._read_two_ways([whole, part, _read("AS", 400)])] == [
+        (None, "8S"), (None, "6S"), ("AS", "AS")]
+    beside = Read("6S", "6S", 0.9, 0.9, np.array([[30, 45], [90, 45], [90, 135], [30, 135]], np.float32))
+    assert [r.code for r in recognise._read_two_ways([whole, beside])] == ["8S", "6S"]
+    monkeypatch.setattr(recognise, "READ_TWO_WAYS_UNSURE", False)
+    assert [r.code for r in recognise._read_two_ways([whole, part])] == ["8S", "6S"]
+
+
+def test_an_eight_under_an_arm_is_not_named_a_six_by_its_lower_part(aisleriot_deck, monkeypatch):
+    """aisleriot ancient_french enrolled (a tuning design), scene 505216: an eight of spades, its top and left under
+    an arm, named the 8S from its outline and the 6S from an outline of its lower part (six pips in view)."""
+    from vision import deck as decklib
+
+    folder = str(aisleriot_deck("ancient_french"))
+    scene = synth.random_scene(synth.load_deck(folder), 505216, n_cards=vision_bench.SCENE_CARDS)
+    truth = next(c for c in scene.cards if c.code == "8S").quad.astype(np.float32)
+    rec = recognise.Recogniser(decklib.enroll_dir(folder))
+
+    def over_it() -> list[tuple[str | None, str]]:
+        return sorted(((r.code, r.label) for r in rec.identify(scene.image)
+                       if geometry.quad_iou(r.quad, truth) > 0.5), key=str)
+
+    assert over_it() == [(None, "6S"), (None, "8S")]
+    monkeypatch.setattr(recognise, "READ_TWO_WAYS_UNSURE", False)
+    assert over_it() == [("6S", "6S"), ("8S", "8S")]
