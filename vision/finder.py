@@ -28,6 +28,7 @@ from vision.regions import (
     RIM_PLAIN,
     Shapes,
     card_paleness,
+    card_sized,
     face_support,
     held_inside,
     mask_and_paleness,
@@ -161,7 +162,7 @@ def _surface_cards(frame: np.ndarray, min_side: float, centre: tuple[float, floa
         # (a card's region fills its outline; touching cards' joint region, card-shaped or not, does not)
         if q is None or cv2.contourArea(c) < SURFACE_FILL * cv2.contourArea(q.pts):
             continue
-        if area is not None and not 1 / SURFACE_SIZE < cv2.contourArea(q.pts) / area < SURFACE_SIZE:
+        if area is not None and not card_sized(q.pts, area, SURFACE_SIZE):
             continue
         met = _met_known(q.pts, known)
         part = met[0] if len(met) == 1 and known[met[0]].whole < 0.9 else None

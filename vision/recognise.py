@@ -1333,9 +1333,8 @@ def _named_once(reads: list[Read]) -> list[Read]:
             drop.add(i)
         else:
             kept.append(i)
-    codes = [reads[i].code for i in kept]
-    twice = {c for c in codes if c is not None and _standard_card(c) and codes.count(c) > 1} if NAMED_TWICE_UNSURE \
-        else set()
+    codes = [reads[i].code for i in kept] if NAMED_TWICE_UNSURE else []
+    twice = {c for c in codes if c is not None and _standard_card(c) and codes.count(c) > 1}
     if not drop and not twice:
         return reads
     return [replace(r, code=None) if r.code in twice else r for i, r in enumerate(reads) if i not in drop]
@@ -1355,16 +1354,11 @@ def _read_two_ways(reads: list[Read]) -> list[Read]:
     """``reads`` with each pair of named outlines of which one lies ``INSIDE_SHARE`` or more inside the other (one
     card) and that name different cards left unsure, their guesses kept (``READ_TWO_WAYS_UNSURE``)."""
     named = [i for i, r in enumerate(reads) if r.code is not None] if READ_TWO_WAYS_UNSURE else []
-    areas = {i: float(cv2.contourArea(np.asarray(reads[i].quad, np.float32))) for i in named}
+    quads = {i: np.asarray(reads[i].quad, np.float32) for i in named}
     doubt: set[int] = set()
     for n, i in enumerate(named):
-        qi = np.asarray(reads[i].quad, np.float32)
         for j in named[n + 1:]:
-            if reads[j].code == reads[i].code:
-                continue
-            qj = np.asarray(reads[j].quad, np.float32)
-            inter = cv2.intersectConvexConvex(qi, qj)[0]
-            if inter >= INSIDE_SHARE * min(areas[i], areas[j]):
+            if reads[j].code != reads[i].code and overlaps_any(quads[i], [quads[j]], INSIDE_SHARE):
                 doubt |= {i, j}
     return [replace(r, code=None) if i in doubt else r for i, r in enumerate(reads)] if doubt else reads
 

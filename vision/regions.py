@@ -452,12 +452,12 @@ def held_inside(w: Quad, whole: list[Quad], lo: float, hi: float) -> list[Quad]:
             and cv2.intersectConvexConvex(q.pts, w.pts)[0] > 0.9 * cv2.contourArea(q.pts)]
 
 
-def card_sized(q: np.ndarray, card_area: float | None) -> bool:
+def card_sized(q: np.ndarray, card_area: float | None, size: float = NET_SAME_SIZE) -> bool:
     """Whether outline ``q`` has the size of this frame's cards (``card_area``, the median area of those found whole;
-    None: unknown) within ``NET_SAME_SIZE``."""
+    None: unknown) within ``size`` (``NET_SAME_SIZE`` unless said)."""
     if card_area is None or card_area <= 0:
         return False
-    return 1 / NET_SAME_SIZE <= cv2.contourArea(q) / card_area <= NET_SAME_SIZE
+    return 1 / size <= cv2.contourArea(q) / card_area <= size
 
 
 def part_of_card(q: np.ndarray, card: np.ndarray, card_area: float | None = None) -> bool:
